@@ -1,0 +1,206 @@
+"""The ``nestref`` command line.
+
+Other tools check the engine through ``moves``, ``perft`` and ``position``, so their
+output is fixed: see the README. A bad command line, board file, NFN or move prints
+one line saying what is wrong and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from firmware_host import __version__
+from firmware_host.drawing import nest_svg, text_diagram
+from firmware_host.errors import NestrefError, NotationError
+from firmware_host.rules import IllegalMoveError, Move, Nest, Position, divide, perft
+
+EXIT_BAD_INPUT = 2
+
+
+def _nest(args: argparse.Namespace) -> Nest:
+    return Nest.load(args.board) if args.board else Nest.default()
+
+
+def _default_lineup(nest: Nest) -> str:
+    return "standard" if "standard" in nest.lineup_names else nest.lineup_names[0]
+
+
+def _start(args: argparse.Namespace) -> Position:
+    """The position named by ``--position`` or ``--lineup`` (default: the standard start)."""
+    nest = _nest(args)
+    if args.position is not None:
+        return Position.from_nfn(args.position, nest=nest)
+    return Position.from_lineup(args.lineup or _default_lineup(nest), nest=nest)
+
+
+def _play(position: Position, moves: Sequence[str]) -> Position:
+    """Play ``moves`` in order; an unreadable or illegal one stops with an error that says
+    which it was."""
+    for number, text in enumerate(moves, start=1):
+        try:
+            position.push(Move.from_text(text))
+        except (NotationError, IllegalMoveError) as error:
+            raise NestrefError(f"{error} (move {number} of {len(moves)})") from None
+    return position
+
+
+def _reading_order(position: Position) -> Callable[[Move], tuple[int, int]]:
+    """A sort key putting moves in reading order of their cells, from red's side."""
+    index = position.nest.index
+
+    def key(move: Move) -> tuple[int, int]:
+        if move.origin is None or move.target is None:
+            return (-1, -1)
+        return index(move.origin), index(move.target)
+
+    return key
+
+
+def _sorted_moves(position: Position) -> list[Move]:
+    return sorted(position.legal_moves(), key=_reading_order(position))
+
+
+def _result(position: Position) -> str:
+    outcome = position.outcome()
+    return "ongoing" if outcome is None else outcome.to_text()
+
+
+def run_overview(args: argparse.Namespace, out: TextIO) -> None:
+    position = _play(_start(args), args.moves)
+    outcome = position.outcome()
+    nest = position.nest
+    print(f"Operation Cuckoo on the nest {nest.name} ({len(nest.cells)} cells)", file=out)
+    print("Pieces: E W C red egg, warbler, cuckoo; e w c blue; _ an empty homebase.\n", file=out)
+    print(text_diagram(position), file=out)
+    print(f"\nNFN: {position.to_nfn()}", file=out)
+    if outcome is not None:
+        print(f"Game over: {outcome}", file=out)
+    else:
+        moves = " ".join(str(move) for move in _sorted_moves(position))
+        compulsory = " (capturing is compulsory)" if position.is_capture_compulsory() else ""
+        print(f"{position.turn.label} to move{compulsory}: {moves}", file=out)
+    if args.command is None:
+        print(
+            "\nTry: nestref show c3-c4 d7-d6   (play moves and see the nest)\n"
+            "     nestref moves | perft 4 | position c3-c4 | board --svg nest.svg\n"
+            "     nestref --help",
+            file=out,
+        )
+
+
+def run_moves(args: argparse.Namespace, out: TextIO) -> None:
+    nest = _nest(args)
+    if args.nfn:
+        position = Position.from_nfn(" ".join(args.nfn), nest=nest)
+    else:
+        position = Position.from_lineup(_default_lineup(nest), nest=nest)
+    for move in _sorted_moves(position):
+        print(move, file=out)
+
+
+def run_perft(args: argparse.Namespace, out: TextIO) -> None:
+    position = _start(args)
+    if args.divide and args.depth > 0:
+        counts = divide(position, args.depth)
+        order = _reading_order(position)
+        counts.sort(key=lambda item: order(item[0]))
+        for move, count in counts:
+            print(f"{move}: {count}", file=out)
+        print(sum(count for _, count in counts), file=out)
+    else:
+        print(perft(position, args.depth), file=out)
+
+
+def run_position(args: argparse.Namespace, out: TextIO) -> None:
+    position = _play(_start(args), args.moves)
+    print(position.to_nfn(), file=out)
+    print(f"result: {_result(position)}", file=out)
+
+
+def run_board(args: argparse.Namespace, out: TextIO) -> None:
+    nest = _nest(args)
+    pieces = _start(args).pieces() if args.position is not None or args.lineup is not None else None
+    try:
+        Path(args.svg).write_text(nest_svg(nest, pieces), encoding="utf-8")
+    except OSError as error:
+        raise NestrefError(f"cannot write {args.svg}: {error.strerror or error}") from None
+    print(f"wrote {args.svg}: the nest {nest.name}, {len(nest.cells)} cells", file=out)
+
+
+def _depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if depth < 0:
+        raise argparse.ArgumentTypeError(f"the depth must not be negative, got {depth}")
+    return depth
+
+
+def build_parser() -> argparse.ArgumentParser:
+    board = argparse.ArgumentParser(add_help=False)
+    board_help = "a board file describing your nest (default: hexhex-5)"
+    # SUPPRESS: a --board given before the command is not reset by the command's default.
+    board.add_argument("--board", metavar="FILE", default=argparse.SUPPRESS, help=board_help)
+    start = argparse.ArgumentParser(add_help=False)
+    where = start.add_mutually_exclusive_group()
+    where.add_argument("--position", metavar="NFN", help="start from this position (quote it: it holds a space)")
+    where.add_argument("--lineup", metavar="NAME", help="start from this lineup: standard, advanced-1, advanced-2")
+
+    parser = argparse.ArgumentParser(
+        prog="nestref",
+        description="nestref: the referee for Operation Cuckoo. Without a command, shows the nest at the start.",
+    )
+    parser.add_argument("--board", metavar="FILE", help=board_help)
+    parser.add_argument("--version", action="version", version=f"nestref {__version__}")
+    parser.set_defaults(run=run_overview, position=None, lineup=None, moves=[])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    show = commands.add_parser("show", parents=[board, start], help="draw a position as text, with its legal moves")
+    show.add_argument("moves", nargs="*", metavar="MOVE", help="moves to play first, such as c3-c4 or d4xe5")
+    show.set_defaults(run=run_overview)
+
+    moves = commands.add_parser("moves", parents=[board], help="list the legal moves, one per line")
+    moves.add_argument("nfn", nargs="*", metavar="NFN", help="the position (default: the standard start, red to move)")
+    moves.set_defaults(run=run_moves)
+
+    count = commands.add_parser("perft", parents=[board, start], help="count the move paths of a given length")
+    count.add_argument("depth", type=_depth, metavar="DEPTH")
+    count.add_argument("--divide", action="store_true", help="one line 'move: count' per first move, then the total")
+    count.set_defaults(run=run_perft)
+
+    play = commands.add_parser("position", parents=[board, start], help="play moves; print the NFN and the result")
+    play.add_argument("moves", nargs="*", metavar="MOVE", help="moves to play, such as c3-c4 or d4xe5 or pass")
+    play.set_defaults(run=run_position)
+
+    draw = commands.add_parser("board", parents=[board, start], help="draw the nest as an SVG picture")
+    draw.add_argument("--svg", metavar="FILE", required=True, help="where to write the picture")
+    draw.set_defaults(run=run_board)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0, or 2 for bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse has printed the usage and the error
+        return int(exit_.code or 0)
+    try:
+        args.run(args, sys.stdout)
+        sys.stdout.flush()
+    except NestrefError as error:
+        print(f"nestref: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader stopped early, as `nestref moves | head` does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Pictures of the nest: an SVG for the docs and the wiring guide, and a text diagram
+for the terminal. Both are laid out from the cells' hex coordinates, so a custom nest
+draws as it is printed."""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from firmware_host.rules import Nest, Piece, Position, Side
+
+_CELL_SIZE = 34.0  # centre to corner, in SVG units
+_COLOURS = {Side.RED: "#c62828", Side.BLUE: "#1565c0"}
+_HOME_FILL = {Side.RED: "#f8d0d0", Side.BLUE: "#d0e0f8"}
+
+
+def _centre(nest: Nest, cell: str) -> tuple[float, float]:
+    """Pointy-top hex centre; north (blue's side) up."""
+    q, r = nest.coordinates(cell)
+    return _CELL_SIZE * math.sqrt(3) * (q + r / 2), -_CELL_SIZE * 1.5 * r
+
+
+def nest_svg(nest: Nest, pieces: dict[str, Piece] | None = None) -> str:
+    """The nest as an SVG document: every cell with its name, the homebases shaded in
+    their side's colour, and ``pieces`` if given."""
+    centres = {cell: _centre(nest, cell) for cell in nest.cells}
+    margin = _CELL_SIZE * 1.2
+    xs = [x for x, _ in centres.values()]
+    ys = [y for _, y in centres.values()]
+    left, top = min(xs) - margin, min(ys) - margin - 24
+    width, height = max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + 2 * margin + 96
+    home_of = {cell: side for side in Side for cell in nest.homebases(side)}
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
+        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
+        f"<title>{escape(nest.name)}</title>",
+        f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="white"/>',
+        f'<text x="{(min(xs) + max(xs)) / 2:.1f}" y="{top + 20:.1f}" text-anchor="middle" font-size="16" '
+        f'fill="{_COLOURS[Side.BLUE]}">blue (north)</text>',
+    ]
+    for cell, (x, y) in centres.items():
+        corners = " ".join(
+            f"{x + _CELL_SIZE * math.cos(math.radians(30 + 60 * k)):.1f},"
+            f"{y + _CELL_SIZE * math.sin(math.radians(30 + 60 * k)):.1f}"
+            for k in range(6)
+        )
+        side = home_of.get(cell)
+        fill = _HOME_FILL[side] if side else "#fdf6e3"
+        stroke = f'stroke="{_COLOURS[side]}" stroke-width="3"' if side else 'stroke="#8d7b5a" stroke-width="1.5"'
+        kind = f' class="homebase {side.label}"' if side else ' class="cell"'
+        parts.append(f'<polygon{kind} data-cell="{escape(cell)}" points="{corners}" fill="{fill}" {stroke}/>')
+        piece = (pieces or {}).get(cell)
+        if piece is not None:
+            parts.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_CELL_SIZE * 0.55:.1f}" fill="{_COLOURS[piece.side]}"/>'
+                f'<text x="{x:.1f}" y="{y + 6:.1f}" text-anchor="middle" font-size="17" font-weight="bold" '
+                f'fill="white">{piece.letter}</text>'
+            )
+        label_y = y + _CELL_SIZE * 0.82 if piece else y + 5
+        label_size = 11 if piece else 14
+        parts.append(
+            f'<text x="{x:.1f}" y="{label_y:.1f}" text-anchor="middle" font-size="{label_size}" '
+            f'fill="#333">{escape(cell)}</text>'
+        )
+    bottom = max(ys) + margin
+    parts.append(
+        f'<text x="{(min(xs) + max(xs)) / 2:.1f}" y="{bottom + 4:.1f}" text-anchor="middle" font-size="16" '
+        f'fill="{_COLOURS[Side.RED]}">red (south)</text>'
+    )
+    for k, side in enumerate(Side):
+        x, legend_y = min(xs) - _CELL_SIZE / 2, bottom + 34 + 26 * k
+        parts.append(
+            f'<rect x="{x:.1f}" y="{legend_y - 14:.1f}" width="18" height="18" fill="{_HOME_FILL[side]}" '
+            f'stroke="{_COLOURS[side]}" stroke-width="3"/>'
+            f'<text x="{x + 26:.1f}" y="{legend_y:.1f}" font-size="14">{side.label} homebase</text>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def text_diagram(position: Position) -> str:
+    """The position as text, north (blue) at the top: each row labelled with its first
+    and last cell, pieces as their letters, empty cells as ``.``, homebases as ``_``."""
+    nest = position.nest
+    pieces = position.pieces()
+    homebases = nest.homebases(Side.RED) | nest.homebases(Side.BLUE)
+    # Doubled columns: a cell's centre sits at 2q + r half-cells, one character each.
+    column = {cell: 2 * nest.coordinates(cell)[0] + nest.coordinates(cell)[1] for cell in nest.cells}
+    first = min(column.values())
+    lines = []
+    for row in reversed(nest.rows):
+        chars = [" "] * (max(column.values()) - first + 1)
+        for cell in row:
+            piece = pieces.get(cell)
+            chars[column[cell] - first] = piece.letter if piece else "_" if cell in homebases else "."
+        lines.append(f"{row[0]:>4} {''.join(chars).rstrip():<{len(chars)}} {row[-1]}")
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""The rules engine of Operation Cuckoo (``rules.md``): pure code, no I/O but reading a
+board file.
+
+>>> from firmware_host.rules import Move, Position
+>>> position = Position.from_lineup("standard")
+>>> position.push(Move.from_text("c3-c4"))
+Move(origin='c3', target='c4', is_capture=False)
+>>> position.turn
+<Side.BLUE: 'b'>
+"""
+
+from firmware_host.rules.gameset import GameSet
+from firmware_host.rules.moves import PASS, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.rules.nest import Direction, Lineup, Nest
+from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
+from firmware_host.rules.perft import divide, perft
+from firmware_host.rules.pieces import Kind, Piece, Side
+from firmware_host.rules.position import Position, PositionError
+
+__all__ = [
+    "DRAW",
+    "PASS",
+    "Direction",
+    "GameSet",
+    "IllegalMove",
+    "IllegalMoveError",
+    "Kind",
+    "Lineup",
+    "Move",
+    "Nest",
+    "Outcome",
+    "Piece",
+    "Position",
+    "PositionError",
+    "Rule",
+    "Side",
+    "WinCondition",
+    "divide",
+    "perft",
+]

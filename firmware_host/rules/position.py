@@ -1,0 +1,402 @@
+"""A position of Operation Cuckoo: where the pieces stand and whose turn it is, its
+legal moves, making and taking back moves, and how the game ends (``rules.md``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+
+from firmware_host.errors import NestrefError, NotationError
+from firmware_host.rules._tables import MoveTables
+from firmware_host.rules.moves import PASS, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.rules.nest import Nest
+from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
+from firmware_host.rules.pieces import Kind, Piece, Side
+
+_NFN_ROW_TOKEN = re.compile(r"[1-9][0-9]*|[EWCewc]|(.)")
+
+
+class PositionError(NestrefError, ValueError):
+    """Pieces that cannot make a position: a cell not on the nest, two cuckoos of a side."""
+
+
+# A position's pieces as six bitboards, seen from the side to move: its pieces, its
+# warblers and cuckoo, its cuckoo, then the same three for its opponent. Making a move
+# builds the next tuple with the roles swapped; taking it back restores the old tuple.
+_State = tuple[int, int, int, int, int, int]
+
+_SIDES = (Side.RED, Side.BLUE)  # a side's index in the engine: 0 red, 1 blue
+
+
+@cache
+def _tables(nest: Nest) -> MoveTables:
+    return MoveTables(nest)
+
+
+class Position:
+    """Pieces on a nest and the side to move, with the moves played to reach them.
+
+    >>> position = Position.from_lineup("standard")
+    >>> len(position.legal_moves())
+    14
+    >>> position.push(Move.from_text("c3-c4"))
+    Move(origin='c3', target='c4', is_capture=False)
+    >>> position.to_nfn()
+    'ewcwe/eeeeee/eee1eee/8/9/2E5/EE2EEE/EEEEEE/EWCWE b'
+    >>> position.pop()
+    Move(origin='c3', target='c4', is_capture=False)
+    >>> position.outcome() is None
+    True
+    """
+
+    def __init__(self, pieces: Mapping[str, Piece], turn: Side, *, nest: Nest | None = None) -> None:
+        """Set ``pieces`` (cell to piece) on ``nest`` (default: hexhex-5), ``turn`` to move.
+
+        Raises :class:`PositionError` for a cell not on the nest or a side with more
+        than one cuckoo.
+        """
+        self.nest = nest if nest is not None else Nest.default()
+        self._tables = _tables(self.nest)
+        boards = [[0, 0, 0], [0, 0, 0]]  # per side: all pieces, long-range pieces, cuckoo
+        for cell, piece in pieces.items():
+            if cell not in self.nest:
+                raise PositionError(f"{cell!r} is not a cell of the nest {self.nest.name}")
+            bit = self._tables.bit_of[cell]
+            side = boards[_SIDES.index(piece.side)]
+            side[0] |= bit
+            if piece.kind.is_long_range:
+                side[1] |= bit
+            if piece.kind is Kind.CUCKOO:
+                if side[2]:
+                    raise PositionError(f"{piece.side.label} has two cuckoos; a side has at most one")
+                side[2] = bit
+        self._turn = _SIDES.index(turn)
+        own, opponent = boards[self._turn], boards[1 - self._turn]
+        self._state: _State = (own[0], own[1], own[2], opponent[0], opponent[1], opponent[2])
+        self._stack: list[tuple[Move, _State]] = []
+        self._side_tables = self._tables.sides
+
+    # -- building and writing positions -----------------------------------------------
+
+    @classmethod
+    def from_lineup(cls, name: str = "standard", *, turn: Side = Side.RED, nest: Nest | None = None) -> Position:
+        """The start of a game from the lineup ``name``, ``turn`` to move.
+
+        Raises :class:`NotationError` if the nest has no such lineup.
+        """
+        nest = nest if nest is not None else Nest.default()
+        return cls(nest.lineup(name).pieces, turn, nest=nest)
+
+    @classmethod
+    def from_nfn(cls, text: str, *, nest: Nest | None = None) -> Position:
+        """Read a position in nest notation (``rules.md`` §6).
+
+        Raises :class:`NotationError` saying what is wrong, or :class:`PositionError`.
+
+        >>> Position.from_nfn("ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE r") == Position.from_lineup()
+        True
+        """
+        nest = nest if nest is not None else Nest.default()
+        board, space, side_text = text.strip().rpartition(" ")
+        if not space:
+            raise NotationError(
+                f"cannot read the NFN {text!r}: it ends with a space and the side to move, 'r' or 'b'"
+                " (quote the whole NFN on a command line)"
+            )
+        if side_text not in ("r", "b"):
+            raise NotationError(f"cannot read the NFN {text!r}: the side to move is {side_text!r}, expected 'r' or 'b'")
+        rows = board.strip().split("/")
+        if len(rows) != len(nest.rows):
+            raise NotationError(
+                f"cannot read the NFN {text!r}: it has {len(rows)} rows, the nest {nest.name} has {len(nest.rows)}"
+            )
+        pieces: dict[str, Piece] = {}
+        for row_text, row in zip(rows, reversed(nest.rows), strict=True):
+            row_number = nest.rows.index(row) + 1
+            filled = 0
+            for token in _NFN_ROW_TOKEN.finditer(row_text):
+                if token.group(1) is not None:
+                    raise NotationError(
+                        f"cannot read the NFN {text!r}: row {row_number} has {token.group(1)!r}, "
+                        "expected a piece (E W C e w c) or a number of empty cells"
+                    )
+                if token.group().isdigit():
+                    filled += int(token.group())
+                else:
+                    if filled < len(row):
+                        pieces[row[filled]] = Piece.from_letter(token.group())
+                    filled += 1
+            if filled != len(row):
+                raise NotationError(
+                    f"cannot read the NFN {text!r}: row {row_number} describes {filled} cells, the row has {len(row)}"
+                )
+        return cls(pieces, Side.from_text(side_text), nest=nest)
+
+    def to_nfn(self) -> str:
+        """The position in nest notation: rows north to south, then the side to move."""
+        pieces = self.pieces()
+        rows = []
+        for row in reversed(self.nest.rows):
+            text, empty = "", 0
+            for cell in row:
+                piece = pieces.get(cell)
+                if piece is None:
+                    empty += 1
+                    continue
+                text += (str(empty) if empty else "") + piece.letter
+                empty = 0
+            rows.append(text + (str(empty) if empty else ""))
+        return f"{'/'.join(rows)} {self.turn.value}"
+
+    def __repr__(self) -> str:
+        return f"Position.from_nfn({self.to_nfn()!r})"
+
+    def __str__(self) -> str:
+        return self.to_nfn()
+
+    def __eq__(self, other: object) -> bool:
+        """Positions are equal when the same pieces stand on the same nest with the same
+        side to move; the moves that led there do not count."""
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.nest is other.nest and self._absolute_state() == other._absolute_state()
+
+    __hash__ = None  # type: ignore[assignment]  # positions change as moves are made
+
+    def copy(self) -> Position:
+        """An independent copy, with the same moves to take back."""
+        twin = Position({}, Side.RED, nest=self.nest)
+        twin._state, twin._turn, twin._stack = self._state, self._turn, list(self._stack)
+        return twin
+
+    def mirrored(self) -> Position:
+        """The position seen from the other side: the nest turned by 180°, every piece's
+        colour swapped, and the other side to move. Its moves are this position's moves
+        turned; its history is empty."""
+        pieces = {
+            self.nest.turned(cell): Piece(piece.side.opponent, piece.kind) for cell, piece in self.pieces().items()
+        }
+        return Position(pieces, self.turn.opponent, nest=self.nest)
+
+    # -- reading the position ---------------------------------------------------------
+
+    @property
+    def turn(self) -> Side:
+        """The side to move."""
+        return _SIDES[self._turn]
+
+    def _absolute_state(self) -> tuple[int, _State]:
+        """The turn and the six bitboards with red's three first."""
+        state = self._state
+        return self._turn, (state if self._turn == 0 else state[3:] + state[:3])
+
+    def pieces(self) -> dict[str, Piece]:
+        """Every piece on the nest, by cell, in reading order from red's side."""
+        _, (red, red_long, red_cuckoo, blue, blue_long, blue_cuckoo) = self._absolute_state()
+        found: dict[str, Piece] = {}
+        for cell in self.nest.cells:
+            bit = self._tables.bit_of[cell]
+            for side, everything, long_range, cuckoo in (
+                (Side.RED, red, red_long, red_cuckoo),
+                (Side.BLUE, blue, blue_long, blue_cuckoo),
+            ):
+                if everything & bit:
+                    kind = Kind.CUCKOO if cuckoo & bit else Kind.WARBLER if long_range & bit else Kind.EGG
+                    found[cell] = Piece(side, kind)
+        return found
+
+    def piece_at(self, cell: str) -> Piece | None:
+        """The piece on ``cell``, or None. Raises :class:`NotationError` for a cell not on
+        the nest."""
+        self.nest.check_cell(cell)
+        return self.pieces().get(cell)
+
+    @property
+    def move_stack(self) -> tuple[Move, ...]:
+        """The moves made on this position, oldest first."""
+        return tuple(move for move, _ in self._stack)
+
+    # -- moves --------------------------------------------------------------------------
+
+    def _is_decided(self) -> bool:
+        """Whether a winning condition holds (quick test; :meth:`outcome` says which)."""
+        own, _, own_cuckoo, opponent, _, opponent_cuckoo = self._state
+        return not (
+            own_cuckoo
+            and opponent_cuckoo
+            and own != own_cuckoo
+            and opponent != opponent_cuckoo
+            and not own & self._side_tables[1 - self._turn].homebases
+            and not opponent & self._side_tables[self._turn].homebases
+        )
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves: captures only if there is one (capturing is compulsory), else
+        steps and double steps forward; ``[PASS]`` if the side to move has no move but
+        its opponent has; empty when the game is over."""
+        if self._is_decided():
+            return []
+        own, own_long, _, opponent, opponent_long, _ = self._state
+        side = self._side_tables[self._turn]
+        moves = self._tables.captures(own, own_long, opponent) or self._tables.steps(own, own_long, opponent, side)
+        if moves:
+            return moves
+        other = self._side_tables[1 - self._turn]
+        if self._tables.captures(opponent, opponent_long, own) or self._tables.steps(
+            opponent, opponent_long, own, other
+        ):
+            return [PASS]
+        return []
+
+    def is_capture_compulsory(self) -> bool:
+        """Whether the side to move has a capture (and so may only capture)."""
+        moves = self.legal_moves()
+        return bool(moves) and moves[0].is_capture
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended, or None while it goes on.
+
+        Read from the pieces alone (``rules.md`` §4): each condition in turn, for red
+        then for blue; then a draw if neither side has a legal move. From any position
+        reached in play this is the result of the rule "after every move, check 1 to 4".
+        """
+        _, (red, _, red_cuckoo, blue, _, blue_cuckoo) = self._absolute_state()
+        red_home, blue_home = (tables.homebases for tables in self._side_tables)
+        checks = (
+            (red_cuckoo and red == red_cuckoo, Side.RED, WinCondition.ONLY_CUCKOO_LEFT),
+            (blue_cuckoo and blue == blue_cuckoo, Side.BLUE, WinCondition.ONLY_CUCKOO_LEFT),
+            (not red_cuckoo, Side.BLUE, WinCondition.CUCKOO_CAPTURED),
+            (not blue_cuckoo, Side.RED, WinCondition.CUCKOO_CAPTURED),
+            (red_cuckoo & blue_home, Side.RED, WinCondition.CUCKOO_TOOK_NEST),
+            (blue_cuckoo & red_home, Side.BLUE, WinCondition.CUCKOO_TOOK_NEST),
+            ((red ^ red_cuckoo) & blue_home, Side.BLUE, WinCondition.ENTERED_HOMEBASE),
+            ((blue ^ blue_cuckoo) & red_home, Side.RED, WinCondition.ENTERED_HOMEBASE),
+        )
+        for holds, winner, condition in checks:
+            if holds:
+                return Outcome(winner, condition)
+        return None if self.legal_moves() else DRAW
+
+    def is_over(self) -> bool:
+        return not self.legal_moves()
+
+    def check_move(self, move: Move, *, lenient: bool = False) -> IllegalMove | None:
+        """None if ``move`` is legal here, else the rule it breaks and why.
+
+        ``lenient`` (``rules.md`` §5) also accepts a step that is illegal only because
+        a capture was compulsory: the referee warns about the missed capture instead.
+        """
+        if self._find(move, lenient) is not None:
+            return None
+        return self._diagnose(move)
+
+    def push(self, move: Move, *, lenient: bool = False) -> Move:
+        """Make ``move`` and return it as the engine's own move value.
+
+        Raises :class:`IllegalMoveError` (with the rule broken) if it is illegal here;
+        the position is then unchanged. ``lenient`` as in :meth:`check_move`.
+        """
+        found = self._find(move, lenient)
+        if found is None:
+            raise IllegalMoveError(self._diagnose(move))
+        self.push_unchecked(found)
+        return found
+
+    def _find(self, move: Move, lenient: bool) -> Move | None:
+        """The generated move equal to ``move``, if it is legal."""
+        candidates = self.legal_moves()
+        if lenient and candidates and candidates[0].is_capture:
+            own, own_long, _, opponent, _, _ = self._state
+            candidates = candidates + self._tables.steps(own, own_long, opponent, self._side_tables[self._turn])
+        for candidate in candidates:
+            if candidate == move:
+                return candidate
+        return None
+
+    def push_unchecked(self, move: Move) -> None:
+        """Make ``move`` without checking it: only for moves just taken from
+        :meth:`legal_moves` of this very position (search and perft). Anything else
+        corrupts the position."""
+        state = self._state
+        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
+        self._stack.append((move, state))
+        origin = move._origin_bit
+        if origin:  # not a pass
+            target = move._target_bit
+            jump = origin | target
+            own ^= jump
+            if own_long & origin:
+                own_long ^= jump
+                if own_cuckoo == origin:
+                    own_cuckoo = target
+            if move.is_capture:
+                opponent ^= target
+                if opponent_long & target:
+                    opponent_long ^= target
+                    if opponent_cuckoo == target:
+                        opponent_cuckoo = 0
+        self._state = (opponent, opponent_long, opponent_cuckoo, own, own_long, own_cuckoo)
+        self._turn ^= 1
+
+    def pop(self) -> Move:
+        """Take back the last move and return it. Raises IndexError if there is none."""
+        move, self._state = self._stack.pop()
+        self._turn ^= 1
+        return move
+
+    def _diagnose(self, move: Move) -> IllegalMove:
+        """The rule an illegal ``move`` breaks, said for a player."""
+        side = self.turn
+        if self.outcome() is not None:
+            return IllegalMove(move, Rule.GAME_OVER, f"the game is over ({self.outcome()})")
+        if move.origin is None or move.target is None:
+            return IllegalMove(move, Rule.PASS_NOT_ALLOWED, f"{side.label} has a legal move, so it may not pass")
+        origin, target = move.origin, move.target
+        for cell in (origin, target):
+            if cell not in self.nest:
+                return IllegalMove(move, Rule.NOT_A_CELL, f"{cell} is not a cell of the nest {self.nest.name}")
+        if origin == target:
+            return IllegalMove(move, Rule.NOT_A_MOVE, "a move must leave its cell")
+        pieces = self.pieces()
+        piece, victim = pieces.get(origin), pieces.get(target)
+        if piece is None:
+            return IllegalMove(move, Rule.NO_PIECE, f"there is no piece on {origin}")
+        if piece.side is not side:
+            return IllegalMove(
+                move, Rule.NOT_YOUR_TURN, f"{origin} holds a {piece.label}, and it is {side.label}'s turn"
+            )
+        if victim is not None and victim.side is side:
+            return IllegalMove(move, Rule.OWN_PIECE, f"{target} holds {side.label}'s own {victim.kind.label}")
+        line = self.nest.line(origin, target)
+        reach = 2 if piece.kind.is_long_range else 1
+        if line is None or line[1] > reach:
+            how = (
+                "an egg moves and captures only onto a neighbouring cell"
+                if reach == 1
+                else f"a {piece.kind.label} moves and captures one or two cells in a straight line"
+            )
+            return IllegalMove(move, Rule.TOO_FAR, f"{target} is out of reach: {how}")
+        direction, steps = line
+        if steps == 2:
+            middle = self.nest.neighbour(origin, direction)
+            assert middle is not None, "Nest.line checks every cell between"
+            if middle in pieces:
+                return IllegalMove(
+                    move, Rule.BLOCKED, f"{middle}, between {origin} and {target}, holds a piece: no jumping"
+                )
+        if victim is not None and not move.is_capture:
+            return IllegalMove(
+                move, Rule.NOTATION, f"{target} holds a {victim.label}: the capture is written {origin}x{target}"
+            )
+        if victim is None and move.is_capture:
+            return IllegalMove(
+                move, Rule.NOTATION, f"{target} is empty, nothing to capture: the step is written {origin}-{target}"
+            )
+        if victim is None and direction not in self.nest.forward(side):
+            ways = " or ".join(way.label for way in self.nest.forward(side))
+            return IllegalMove(move, Rule.NOT_FORWARD, f"{side.label} moves forward ({ways}) unless it captures")
+        captures = [str(m) for m in self.legal_moves() if m.is_capture]
+        if captures:
+            return IllegalMove(move, Rule.CAPTURE_COMPULSORY, f"capturing is compulsory: {', '.join(captures)}")
+        raise AssertionError(f"{move} breaks no rule in {self.to_nfn()} but is not among its legal moves")
