@@ -1,0 +1,21 @@
+"""The perft benchmark runs and reports its ratio (its figures are not checked here:
+a benchmark is not a timed test)."""
+
+from __future__ import annotations
+
+from benchmarks import perft_speed
+
+
+def test_the_benchmark_reports_both_engines_and_the_ratio(capsys):
+    assert perft_speed.main(["--depth", "2", "--chess-depth", "2", "--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split(":")[0].strip() == "nestref"
+    assert "perft 2 = 196 nodes" in lines[1]
+    assert "perft 2 = 400 nodes" in lines[2]
+    assert lines[-1].startswith("ratio: ")
+
+
+def test_the_chess_perft_is_counted_like_ours():
+    import chess
+
+    assert [perft_speed.chess_perft(chess.Board(), depth) for depth in range(4)] == [1, 20, 400, 8902]

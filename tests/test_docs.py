@@ -1,0 +1,68 @@
+"""The README, the docs and CI say what the code does."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from tests.test_perft import PERFT
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def marked_command(marker: str) -> str:
+    match = re.search(rf"<!-- {marker} -->\n```sh\n(.+)\n```\n", README)
+    assert match, marker
+    return match.group(1)
+
+
+def test_the_readme_has_exactly_two_commands_a_main_one_and_a_test_one():
+    assert README.count("<!-- main-command -->") == 1
+    assert README.count("<!-- test-command -->") == 1
+    assert marked_command("main-command").endswith(".venv/bin/nestref")
+    test_command = marked_command("test-command")
+    for step in ("pip install -q -e '.[test]'", "ruff check", "ruff format --check", "mypy", "pytest"):
+        assert step in test_command
+
+
+def test_ci_runs_the_readmes_test_command_word_for_word(tmp_path):
+    # Run .ci/run's extraction on a copy whose command only echoes itself.
+    (tmp_path / ".ci").mkdir()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    (tmp_path / ".ci" / "run").write_text(ci.replace('exec sh -c "set -e; $command"', 'printf "%s" "$command"'))
+    (tmp_path / "README.md").write_text(README, encoding="utf-8")
+    done = subprocess.run(["sh", str(tmp_path / ".ci" / "run")], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == marked_command("test-command")
+
+
+def test_ci_fails_without_a_test_command(tmp_path):
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "run").write_text((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+    (tmp_path / "README.md").write_text("# no commands here\n")
+    done = subprocess.run(["sh", str(tmp_path / ".ci" / "run")], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("picture", "argv"),
+    [
+        ("docs/hexhex-5.svg", []),
+        ("docs/lineup-standard.svg", ["--lineup", "standard"]),
+        ("docs/lineup-advanced-1.svg", ["--lineup", "advanced-1"]),
+        ("docs/lineup-advanced-2.svg", ["--lineup", "advanced-2"]),
+    ],
+)
+def test_the_pictures_in_the_docs_are_what_nestref_board_draws(tmp_path, capsys, picture, argv):
+    assert main(["board", *argv, "--svg", str(tmp_path / "now.svg")]) == 0
+    assert (tmp_path / "now.svg").read_text() == (ROOT / picture).read_text(), f"regenerate {picture}"
+    assert f"({picture})" in README
+
+
+def test_the_readme_quotes_the_pinned_perft_counts():
+    for lineup, counts in PERFT.items():
+        assert ", ".join(map(str, counts[1:])) in README.replace("\n", " "), lineup
