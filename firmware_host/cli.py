@@ -23,7 +23,7 @@ EXIT_BAD_INPUT = 2
 
 
 def _nest(args: argparse.Namespace) -> Nest:
-    return Nest.load(args.board) if args.board else Nest.default()
+    return Nest.load(args.board) if args.board is not None else Nest.default()
 
 
 def _default_lineup(nest: Nest) -> str:
@@ -35,7 +35,7 @@ def _start(args: argparse.Namespace) -> Position:
     nest = _nest(args)
     if args.position is not None:
         return Position.from_nfn(args.position, nest=nest)
-    return Position.from_lineup(args.lineup or _default_lineup(nest), nest=nest)
+    return Position.from_lineup(_default_lineup(nest) if args.lineup is None else args.lineup, nest=nest)
 
 
 def _play(position: Position, moves: Sequence[str]) -> Position:
@@ -105,6 +105,9 @@ def run_moves(args: argparse.Namespace, out: TextIO) -> None:
 
 def run_perft(args: argparse.Namespace, out: TextIO) -> None:
     position = _start(args)
+    # perft recurses once per ply; a custom nest may allow games longer than Python's
+    # default limit of 1000 frames (CPython 3.11 keeps Python-to-Python calls off the C stack).
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), args.depth + 100))
     if args.divide and args.depth > 0:
         counts = divide(position, args.depth)
         order = _reading_order(position)

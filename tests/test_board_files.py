@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 import pytest
@@ -73,7 +74,18 @@ def test_a_nest_with_a_hole_breaks_lines(tmp_path):
         (edited('name = "hexhex-5"\n', ""), "missing key 'name'"),
         (edited('name = "hexhex-5"', 'name = "hexhex-5"\ncolour = "red"'), "unknown key 'colour'"),
         (edited('name = "hexhex-5"', "name = 5"), "name: expected a string, got an integer"),
-        (edited('name = "hexhex-5"', 'name = ""'), "name: must not be empty"),
+        (edited('name = "hexhex-5"', 'name = ""'), "name: must be a non-empty line of printable text"),
+        (edited('name = "hexhex-5"', 'name = "two\\nlines"'), "name: must be a non-empty line of printable text"),
+        (edited("a1 = [0, -4]", '"a\\n1" = [0, -4]'), "cells.a\\n1: a cell name is lower-case letters"),
+        (edited("a1 = [0, -4]", "a1 = [9223372036854775807, -4]"), "the cells spread over"),
+        (edited('forward = ["NW", "NE"]', 'forward = ["E", "W"]'), "must lie within 120°"),
+        (edited('forward = ["NW", "NE"]', 'forward = ["NE", "SE", "W"]'), "must lie within 120°"),
+        (edited('homebases = ["b1", "c1", "d1"]', "homebases = []"), "sides.red.homebases: a side needs at least one"),
+        (
+            re.sub(r"warblers = .*\neggs = .*\n", "warblers = []\neggs = []\n", DEFAULT_TEXT, count=1),
+            "lineups.standard: a side needs a piece besides its cuckoo",
+        ),
+        (edited('cuckoo = "c1"', 'cuckoo = "c9"'), "the red cuckoo on c9 stands on a blue homebase"),
         (edited("a1 = [0, -4]", "a1 = [0, -4, 1]"), "cells.a1: expected axial coordinates [q, r]"),
         (edited("a1 = [0, -4]", "a1 = [0, true]"), "cells.a1: expected axial coordinates [q, r]"),
         (edited("a1 = [0, -4]", 'a1 = "a1"'), "cells.a1: expected axial coordinates [q, r]"),
@@ -104,6 +116,27 @@ def test_a_malformed_board_file_is_refused_naming_the_file_and_the_key(tmp_path,
     assert str(error.value).startswith(f"{path}: ")
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_forward_directions_within_120_degrees_are_accepted(tmp_path):
+    nest = Nest.load(write(tmp_path, edited('forward = ["NW", "NE"]', 'forward = ["W", "NW", "NE"]')))
+    assert nest.forward(Side.RED) == (Direction.W, Direction.NW, Direction.NE)
+
+
+def test_a_board_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + DEFAULT_TEXT.encode())
+    assert Nest.load(path) == Nest.default()
+
+
+def test_nests_are_equal_when_they_describe_the_same_board(tmp_path):
+    copy = Nest.load(write(tmp_path, DEFAULT_TEXT))
+    assert copy == Nest.default()
+    assert copy is not Nest.default()
+    assert Position.from_lineup(nest=copy) == Position.from_lineup()
+    assert Nest.load(SMALL) != Nest.default()
+    renamed = Nest.load(write(tmp_path, edited('name = "hexhex-5"', 'name = "mine"')))
+    assert renamed != Nest.default()
 
 
 def test_a_missing_or_unreadable_file(tmp_path):

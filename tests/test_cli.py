@@ -107,6 +107,10 @@ def test_a_whole_random_game_through_the_command_line(capsys):
         (["moves", "5/6/7/8/4CC4/8/7/6/5 r"], "nestref: cannot read the NFN"),
         (["perft", "1", "--position", "5/6/7/8/4C3C/8/7/6/5 r"], "nestref: red has two cuckoos"),
         (["--board", "no-such-nest.toml", "moves"], "nestref: no-such-nest.toml: cannot read the board file"),
+        (["--board", "", "moves"], "nestref: : cannot read the board file"),
+        (["position", "--lineup", ""], "nestref: the nest hexhex-5 has no lineup ''"),
+        (["moves", "1" * 5000 + "/6/7/8/9/8/7/6/5 r"], "nestref: cannot read the NFN '1111"),
+        (["moves", "ewc\nwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE r"], "nestref: cannot read the NFN 'ewc\\nwe"),
     ],
 )
 def test_bad_input_gets_one_line_and_exit_code_2(capsys, argv, message):
@@ -115,6 +119,7 @@ def test_bad_input_gets_one_line_and_exit_code_2(capsys, argv, message):
     assert lines == []
     assert len(errors) == 1
     assert errors[0].startswith(message)
+    assert len(errors[0]) < 300
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ def test_nfn_rows_run_north_to_south_and_west_to_east():
         ("ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE x", "the side to move is 'x'"),
         ("ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE r", "it has 8 rows, the nest hexhex-5 has 9"),
         ("ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE/5 r", "it has 10 rows"),
-        ("ewcwe/eeeeee/eee1eee/8/9/8/EEE2EEE/EEEEEE/EWCWE r", "row 3 describes 8 cells, the row has 7"),
+        ("ewcwe/eeeeee/eee1eee/8/9/8/EEE2EEE/EEEEEE/EWCWE r", "row 3 describes more than its 7 cells"),
         ("ewcwe/eeeeee/eee1eee/8/8/8/EEE1EEE/EEEEEE/EWCWE r", "row 5 describes 8 cells, the row has 9"),
         ("ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWKWE r", "row 1 has 'K'"),
         ("ewcwe/eeeeee/eee1eee/8/9/8/EEE0EEE/EEEEEE/EWCWE r", "row 3 has '0'"),

@@ -29,6 +29,7 @@ from firmware_host.rules.pieces import Kind, Piece, Side
 DEFAULT_NEST = "hexhex-5"
 CELL_NAME = re.compile(r"[a-z]+[1-9][0-9]*")
 LINEUP_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+MAX_SPAN = 256  # rows or cells per row a nest may spread over: far more than a table holds
 
 
 class Direction(Enum):
@@ -113,6 +114,28 @@ class Nest:
     def __repr__(self) -> str:
         return f"<Nest {self.name}: {len(self.cells)} cells>"
 
+    def _key(self) -> tuple[object, ...]:
+        """Everything that makes a nest, for comparing two."""
+        return (
+            self.name,
+            self.description,
+            tuple(sorted(self._coordinates.items())),
+            tuple(sorted((side.value, self._forward[side], tuple(sorted(self._homebases[side]))) for side in Side)),
+            tuple(
+                (lineup.name, lineup.description, tuple(sorted(lineup.pieces.items(), key=lambda item: item[0])))
+                for lineup in self._lineups.values()
+            ),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Nests are equal when they describe the same board, wherever they were read from."""
+        if not isinstance(other, Nest):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.name, len(self.cells)))
+
     # -- construction -----------------------------------------------------------------
 
     @classmethod
@@ -127,7 +150,7 @@ class Nest:
         """Read a board file. Raises :class:`BoardFileError` naming the file and what is
         wrong when it cannot be read or does not describe a valid nest."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")  # -sig: a BOM from a Windows editor is fine
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
             raise BoardFileError(f"{path}: cannot read the board file: {reason}") from None
@@ -226,7 +249,9 @@ class _BoardFileReader:
         self.source = source
 
     def fail(self, where: str, what: str) -> BoardFileError:
-        return BoardFileError(f"{self.source}: {where}: {what}" if where else f"{self.source}: {what}")
+        message = f"{self.source}: {where}: {what}" if where else f"{self.source}: {what}"
+        # Keys and values are quoted as written; a newline in one must not split the message.
+        return BoardFileError(message.translate({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}))
 
     def table(
         self, data: Any, where: str, required: Iterable[str] | None = None, optional: Iterable[str] = ()
@@ -265,13 +290,13 @@ class _BoardFileReader:
     def read(self, data: dict[str, Any]) -> Nest:
         top = self.table(data, "", ("name", "sides", "lineups", "cells"), ("description",))
         name = self.string(top["name"], "name")
-        if not name:
-            raise self.fail("name", "must not be empty")
+        if not name or not name.isprintable():
+            raise self.fail("name", "must be a non-empty line of printable text")
         description = self.string(top.get("description", ""), "description")
         cells = self.read_cells(top["cells"])
         forward, homebases = self.read_sides(top["sides"], cells)
         turn = self.turn_of(cells)
-        lineups = self.read_lineups(top["lineups"], cells, turn)
+        lineups = self.read_lineups(top["lineups"], cells, turn, homebases)
         return Nest(
             name=name,
             description=description,
@@ -302,6 +327,12 @@ class _BoardFileReader:
                 raise self.fail(where, f"has the same coordinates {list(qr)} as {seen[qr]}")
             seen[qr] = cell
             cells[cell] = qr
+        for axis, values in (("q", [q for q, _ in cells.values()]), ("r", [r for _, r in cells.values()])):
+            if max(values) - min(values) >= MAX_SPAN:
+                raise self.fail(
+                    "cells",
+                    f"the cells spread over {max(values) - min(values) + 1} values of {axis}; at most {MAX_SPAN}",
+                )
         return cells
 
     def cell(self, value: Any, where: str, cells: Mapping[str, tuple[int, int]]) -> str:
@@ -330,8 +361,15 @@ class _BoardFileReader:
                         f"unknown direction {direction!r} (expected: {', '.join(Direction.__members__)})",
                     )
                 directions.append(Direction[direction])
+            if not _is_within_a_third_turn(directions):
+                raise self.fail(
+                    f"{where}.forward",
+                    "the directions must lie within 120° of each other (such as NW and NE), or a game might never end",
+                )
             forward[side] = tuple(directions)
             bases = self.string_list(table["homebases"], f"{where}.homebases")
+            if not bases:
+                raise self.fail(f"{where}.homebases", "a side needs at least one homebase")
             homebases[side] = frozenset(self.cell(cell, f"{where}.homebases", cells) for cell in bases)
         shared = homebases[Side.RED] & homebases[Side.BLUE]
         if shared:
@@ -351,7 +389,13 @@ class _BoardFileReader:
             turned[cell] = image
         return turned
 
-    def read_lineups(self, data: Any, cells: Mapping[str, tuple[int, int]], turned: Mapping[str, str]) -> list[Lineup]:
+    def read_lineups(
+        self,
+        data: Any,
+        cells: Mapping[str, tuple[int, int]],
+        turned: Mapping[str, str],
+        homebases: Mapping[Side, frozenset[str]],
+    ) -> list[Lineup]:
         table = self.table(data, "lineups")
         if not table:
             raise self.fail("lineups", "the nest needs at least one lineup")
@@ -383,9 +427,27 @@ class _BoardFileReader:
                     )
                 pieces[cell] = Piece(Side.RED, kind)
                 pieces[opposite] = Piece(Side.BLUE, kind)
+            if len(red) == 1:
+                raise self.fail(where, "a side needs a piece besides its cuckoo, or it has won before the game starts")
+            for cell, piece in pieces.items():
+                home = homebases[piece.side.opponent]
+                if cell in home:
+                    raise self.fail(
+                        where,
+                        f"the {piece.label} on {cell} stands on a {piece.side.opponent.label} homebase:"
+                        " the game would be over before it starts",
+                    )
             description = self.string(lineup.get("description", ""), f"{where}.description")
             lineups.append(Lineup(name=name, description=description, pieces=pieces))
         return lineups
+
+
+def _is_within_a_third_turn(directions: Iterable[Direction]) -> bool:
+    """Whether the directions fit in an arc of 120°, so that one straight "forward" axis
+    grows with every step in any of them: then pieces cannot step around in circles."""
+    ring = [Direction.E, Direction.NE, Direction.NW, Direction.W, Direction.SW, Direction.SE]  # 60° apart
+    chosen = {ring.index(direction) for direction in directions}
+    return any(chosen <= {start, (start + 1) % 6, (start + 2) % 6} for start in range(6))
 
 
 def _turned_cells(cells: Mapping[str, tuple[int, int]]) -> dict[str, str | None]:

@@ -14,7 +14,7 @@ from firmware_host.rules.nest import Nest
 from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
 from firmware_host.rules.pieces import Kind, Piece, Side
 
-_NFN_ROW_TOKEN = re.compile(r"[1-9][0-9]*|[EWCewc]|(.)")
+_NFN_ROW_TOKEN = re.compile(r"[1-9][0-9]*|[EWCewc]|(.)", re.DOTALL)
 
 
 class PositionError(NestrefError, ValueError):
@@ -98,39 +98,46 @@ class Position:
         True
         """
         nest = nest if nest is not None else Nest.default()
-        board, space, side_text = text.strip().rpartition(" ")
-        if not space:
-            raise NotationError(
-                f"cannot read the NFN {text!r}: it ends with a space and the side to move, 'r' or 'b'"
-                " (quote the whole NFN on a command line)"
+
+        def unreadable(why: str) -> NotationError:
+            shown = text if len(text) <= 100 else f"{text[:100]}..."
+            return NotationError(f"cannot read the NFN {shown!r}: {why}")
+
+        fields = text.split()
+        if len(fields) != 2:
+            raise unreadable(
+                "expected the rows, a space and the side to move, 'r' or 'b' (quote the whole NFN on a command line)"
             )
+        board, side_text = fields
         if side_text not in ("r", "b"):
-            raise NotationError(f"cannot read the NFN {text!r}: the side to move is {side_text!r}, expected 'r' or 'b'")
-        rows = board.strip().split("/")
+            raise unreadable(f"the side to move is {side_text!r}, expected 'r' or 'b'")
+        rows = board.split("/")
         if len(rows) != len(nest.rows):
-            raise NotationError(
-                f"cannot read the NFN {text!r}: it has {len(rows)} rows, the nest {nest.name} has {len(nest.rows)}"
-            )
+            raise unreadable(f"it has {len(rows)} rows, the nest {nest.name} has {len(nest.rows)}")
         pieces: dict[str, Piece] = {}
-        for row_text, row in zip(rows, reversed(nest.rows), strict=True):
-            row_number = nest.rows.index(row) + 1
+        for row_number, row_text in zip(range(len(rows), 0, -1), rows, strict=True):
+            row = nest.rows[row_number - 1]
             filled = 0
             for token in _NFN_ROW_TOKEN.finditer(row_text):
                 if token.group(1) is not None:
-                    raise NotationError(
-                        f"cannot read the NFN {text!r}: row {row_number} has {token.group(1)!r}, "
-                        "expected a piece (E W C e w c) or a number of empty cells"
+                    raise unreadable(
+                        f"row {row_number} has {token.group(1)!r}, expected a piece (E W C e w c) or a number of empty"
+                        " cells"
                     )
-                if token.group().isdigit():
-                    filled += int(token.group())
+                letter_or_run = token.group()
+                if not letter_or_run.isdigit():
+                    run = 1
+                elif len(letter_or_run) <= len(str(len(row))):  # no int() of a number of any size
+                    run = int(letter_or_run)
                 else:
-                    if filled < len(row):
-                        pieces[row[filled]] = Piece.from_letter(token.group())
-                    filled += 1
+                    run = len(row) + 1
+                if filled + run > len(row):
+                    raise unreadable(f"row {row_number} describes more than its {len(row)} cells")
+                if run == 1 and not letter_or_run.isdigit():
+                    pieces[row[filled]] = Piece.from_letter(letter_or_run)
+                filled += run
             if filled != len(row):
-                raise NotationError(
-                    f"cannot read the NFN {text!r}: row {row_number} describes {filled} cells, the row has {len(row)}"
-                )
+                raise unreadable(f"row {row_number} describes {filled} cells, the row has {len(row)}")
         return cls(pieces, Side.from_text(side_text), nest=nest)
 
     def to_nfn(self) -> str:
@@ -160,7 +167,7 @@ class Position:
         side to move; the moves that led there do not count."""
         if not isinstance(other, Position):
             return NotImplemented
-        return self.nest is other.nest and self._absolute_state() == other._absolute_state()
+        return self._absolute_state() == other._absolute_state() and self.nest == other.nest
 
     __hash__ = None  # type: ignore[assignment]  # positions change as moves are made
 
