@@ -355,8 +355,9 @@ class Position:
     def _diagnose(self, move: Move) -> IllegalMove:
         """The rule an illegal ``move`` breaks, said for a player."""
         side = self.turn
-        if self.outcome() is not None:
-            return IllegalMove(move, Rule.GAME_OVER, f"the game is over ({self.outcome()})")
+        outcome = self.outcome()
+        if outcome is not None:
+            return IllegalMove(move, Rule.GAME_OVER, f"the game is over ({outcome})")
         if move.origin is None or move.target is None:
             return IllegalMove(move, Rule.PASS_NOT_ALLOWED, f"{side.label} has a legal move, so it may not pass")
         origin, target = move.origin, move.target
