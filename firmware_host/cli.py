@@ -86,7 +86,7 @@ def run_overview(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{position.turn.label} to move{compulsory}: {moves}", file=out)
     if args.command is None:
         print(
-            "\nTry: nestref show c3-c4 d7-d6   (play moves and see the nest)\n"
+            "\nTry: nestref show c3-c4 c7-d6   (play moves and see the nest)\n"
             "     nestref moves | perft 4 | position c3-c4 | board --svg nest.svg\n"
             "     nestref --help",
             file=out,
