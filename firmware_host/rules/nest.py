@@ -51,10 +51,6 @@ class Direction(Enum):
         return self.value[1]
 
     @property
-    def opposite(self) -> Direction:
-        return Direction((-self.dq, -self.dr))
-
-    @property
     def label(self) -> str:
         """The direction in words, such as ``north-west``."""
         words = {"N": "north", "S": "south", "E": "east", "W": "west"}
