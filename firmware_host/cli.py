@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -17,6 +18,11 @@ from typing import TextIO
 from firmware_host import __version__
 from firmware_host.drawing import nest_svg, text_diagram
 from firmware_host.errors import NestrefError, NotationError
+from firmware_host.referee.referee import Settings
+from firmware_host.referee.sensor_log import read_sensor_log
+from firmware_host.referee.service import RefereeService
+from firmware_host.referee.signals import Signal
+from firmware_host.referee.store import GameStore
 from firmware_host.rules import IllegalMoveError, Move, Nest, Position, divide, perft
 
 EXIT_BAD_INPUT = 2
@@ -135,6 +141,64 @@ def run_board(args: argparse.Namespace, out: TextIO) -> None:
     print(f"wrote {args.svg}: the nest {nest.name}, {len(nest.cells)} cells", file=out)
 
 
+def run_referee(args: argparse.Namespace, out: TextIO) -> None:
+    nest = _nest(args)
+    try:
+        text = Path(args.events).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise NestrefError(f"{args.events}: cannot read the sensor log: {reason}") from None
+    log = read_sensor_log(text, nest=nest, source=args.events)
+    if args.position is not None or args.lineup is not None:
+        start, label = _start(args), args.lineup
+    elif log.start is not None:
+        start, label = log.start, log.start_label
+    else:
+        label = _default_lineup(nest)
+        start = Position.from_lineup(label, nest=nest)
+    lineup = label if label in nest.lineup_names else _default_lineup(nest)
+    settings = Settings(lenient=args.lenient)
+
+    def announce(signal: Signal) -> None:
+        print(signal.to_text(), file=out, flush=True)
+
+    with GameStore(args.db or ":memory:", nest=nest, clock=time.time) as store:
+        service = RefereeService.start(
+            nest,
+            settings=settings,
+            store=store,
+            announce=announce,
+            lineup=lineup,
+            occupied=start.occupied(),
+            now=0,
+            position=start,
+        )
+        previous = 0
+        for event in log.events:
+            if args.speed:
+                time.sleep(max(0, event.time_ms - previous) / 1000 / args.speed)
+            previous = event.time_ms
+            service.sense(event.cell, event.occupied, event.time_ms)
+        service.settle()
+        referee = service.referee
+        position = referee.position
+        if position is None:  # waiting for a set-up nest: report the lineup expected
+            position = Position.from_lineup(referee.lineup, turn=referee.starter, nest=nest)
+        outcome = referee.outcome if referee.outcome is not None else position.outcome()
+        print(position.to_nfn(), file=out)
+        print(f"result: {'ongoing' if outcome is None else outcome.to_text()}", file=out)
+
+
+def _speed(text: str) -> float:
+    try:
+        speed = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not speed >= 0 or speed == float("inf"):
+        raise argparse.ArgumentTypeError(f"the speed must be 0 or more, got {text}")
+    return speed
+
+
 def _depth(text: str) -> int:
     try:
         depth = int(text)
@@ -180,6 +244,17 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("position", parents=[board, start], help="play moves; print the NFN and the result")
     play.add_argument("moves", nargs="*", metavar="MOVE", help="moves to play, such as c3-c4 or d4xe5 or pass")
     play.set_defaults(run=run_position)
+
+    referee = commands.add_parser(
+        "referee", parents=[board, start], help="replay a sensor log through the referee, printing what it decides"
+    )
+    referee.add_argument("--events", metavar="FILE", required=True, help="the sensor log (see docs/sensor-log.md)")
+    referee.add_argument("--lenient", action="store_true", help="accept a missed compulsory capture, with a warning")
+    referee.add_argument("--db", metavar="FILE", help="record the games in this SQLite file and resume from it")
+    referee.add_argument(
+        "--speed", type=_speed, default=0.0, metavar="X", help="replay at X times the log's pace (default 0: at once)"
+    )
+    referee.set_defaults(run=run_referee)
 
     draw = commands.add_parser("board", parents=[board, start], help="draw the nest as an SVG picture")
     draw.add_argument("--svg", metavar="FILE", required=True, help="where to write the picture")

@@ -113,5 +113,8 @@ def test_outcomes_in_words():
         "red wins: red has lost every piece but its cuckoo (condition 1)"
     )
     assert str(DRAW) == "draw: neither side has a legal move"
-    with pytest.raises(ValueError, match="both a winner and a condition"):
-        Outcome(RED, None)
+    assert str(Outcome(BLUE, None)) == "blue wins: red resigned"
+    assert Outcome(BLUE, None).is_resignation
+    assert not Outcome(BLUE, WinCondition.CUCKOO_CAPTURED).is_resignation
+    with pytest.raises(ValueError, match="a draw has no winning condition"):
+        Outcome(None, WinCondition.CUCKOO_CAPTURED)

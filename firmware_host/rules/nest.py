@@ -206,6 +206,17 @@ class Nest:
                 return (direction, steps) if all(path) else None
         return None
 
+    def distance(self, origin: str, target: str) -> int:
+        """The number of steps between two cells, as if the nest had no holes.
+
+        >>> Nest.default().distance("a1", "e5")
+        4
+        """
+        q0, r0 = self.coordinates(origin)
+        q1, r1 = self.coordinates(target)
+        dq, dr = q1 - q0, r1 - r0
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
     def turned(self, cell: str) -> str:
         """The cell that ``cell`` lands on when the nest is turned by 180°."""
         turned = self._turned[self.check_cell(cell)]

@@ -36,33 +36,42 @@ class WinCondition(IntEnum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: a winner and the condition that decided it, or a draw
-    (``winner`` and ``condition`` both None: neither side had a legal move).
+    """The end of a game: a winner and the condition that decided it; a winner and no
+    condition when the other side resigned; or a draw (no winner, no condition: neither
+    side had a legal move).
 
     >>> Outcome(Side.BLUE, WinCondition.CUCKOO_CAPTURED).to_text()
     'blue'
     >>> str(Outcome(Side.BLUE, WinCondition.CUCKOO_CAPTURED))
     "blue wins: red's cuckoo was captured (condition 2)"
+    >>> str(Outcome(Side.RED, None))
+    'red wins: blue resigned'
     """
 
     winner: Side | None
     condition: WinCondition | None
 
     def __post_init__(self) -> None:
-        if (self.winner is None) != (self.condition is None):
-            raise ValueError("an outcome has both a winner and a condition, or neither (a draw)")
+        if self.winner is None and self.condition is not None:
+            raise ValueError("a draw has no winning condition")
 
     @property
     def is_draw(self) -> bool:
         return self.winner is None
+
+    @property
+    def is_resignation(self) -> bool:
+        return self.winner is not None and self.condition is None
 
     def to_text(self) -> str:
         """``red``, ``blue`` or ``draw``, as ``nestref position`` prints the result."""
         return "draw" if self.winner is None else self.winner.label
 
     def __str__(self) -> str:
-        if self.winner is None or self.condition is None:
+        if self.winner is None:
             return "draw: neither side has a legal move"
+        if self.condition is None:
+            return f"{self.winner.label} wins: {self.winner.opponent.label} resigned"
         return f"{self.winner.label} wins: {self.condition.describe(self.winner)} (condition {int(self.condition)})"
 
 

@@ -213,6 +213,12 @@ class Position:
                     found[cell] = Piece(side, kind)
         return found
 
+    def occupied(self) -> frozenset[str]:
+        """The cells that hold a piece: what the nest's sensors should read."""
+        _, (red, _, _, blue, _, _) = self._absolute_state()
+        both, bit_of = red | blue, self._tables.bit_of
+        return frozenset(cell for cell in self.nest.cells if both & bit_of[cell])
+
     def piece_at(self, cell: str) -> Piece | None:
         """The piece on ``cell``, or None. Raises :class:`NotationError` for a cell not on
         the nest."""
@@ -310,12 +316,20 @@ class Position:
         self.push_unchecked(found)
         return found
 
+    def steps_ignoring_captures(self) -> list[Move]:
+        """The steps and double steps forward as if no capture were compulsory: what
+        lenient refereeing (``rules.md`` §5) accepts besides the legal moves. Empty when
+        the game is over."""
+        if self._is_decided():
+            return []
+        own, own_long, _, opponent, _, _ = self._state
+        return self._tables.steps(own, own_long, opponent, self._side_tables[self._turn])
+
     def _find(self, move: Move, lenient: bool) -> Move | None:
         """The generated move equal to ``move``, if it is legal."""
         candidates = self.legal_moves()
         if lenient and candidates and candidates[0].is_capture:
-            own, own_long, _, opponent, _, _ = self._state
-            candidates = candidates + self._tables.steps(own, own_long, opponent, self._side_tables[self._turn])
+            candidates = candidates + self.steps_ignoring_captures()
         for candidate in candidates:
             if candidate == move:
                 return candidate

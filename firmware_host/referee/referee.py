@@ -1,0 +1,567 @@
+"""The referee: reed-switch changes in, refereed moves and signals out.
+
+Pure code with no I/O and no clock: every input carries the time it happened, in
+milliseconds, and returns the signals it caused. ``next_deadline()`` says when the
+referee next wants ``tick()`` even if the nest stays still (a move settling, a
+debounce ending). ``docs/referee.md`` describes the states and the signals.
+
+How a move is recognised (see also :mod:`firmware_host.referee.tracker`):
+
+- Every settled change is compared with the position: a finished legal move becomes the
+  *candidate*. The candidate is committed once the nest has been still for
+  ``settle_ms`` (``extend_ms`` if the piece could still slide on), or as soon as the
+  nest shows the other side starting its move while it cannot be the mover's move any
+  more. So the opponent's turn never starts on a move that is still provisional, and a
+  fast reply is not lost.
+- When the nest is still but shows no legal move: pieces in the air that the mover may
+  lift are a move under way; anything else is refused, with the rule it breaks, and the
+  players are guided, one piece at a time, until the nest matches again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Set
+from dataclasses import dataclass, field
+from enum import Enum
+
+from firmware_host.errors import NestrefError
+from firmware_host.referee.correction import plan_correction
+from firmware_host.referee.sensing import (
+    LONG_AGO,
+    CellChanged,
+    FaultCleared,
+    FaultFound,
+    SensorEvent,
+    SensorFilter,
+    Timing,
+    Touched,
+)
+from firmware_host.referee.signals import (
+    Corrected,
+    CorrectionCause,
+    CorrectionNeeded,
+    FixKind,
+    FixStep,
+    GameAbandoned,
+    GameOver,
+    GameStarted,
+    MissedCapture,
+    MoveAccepted,
+    MoveQuestion,
+    MoveRefused,
+    QuestionClosed,
+    SensorFault,
+    SensorRecovered,
+    SetupNeeded,
+    Signal,
+    TakenBack,
+    TurnStarted,
+)
+from firmware_host.referee.tracker import TurnView
+from firmware_host.rules import PASS, GameSet, Move, Nest, Outcome, Piece, Position, Rule, Side
+
+
+class CommandError(NestrefError, ValueError):
+    """A control that does not apply now, such as taking back when no move was made."""
+
+
+class Mode(Enum):
+    """What the referee waits for."""
+
+    PLAYING = "playing"  # the side to move to make its move
+    CORRECTING = "correcting"  # the nest to match the game again
+    SETUP = "setup"  # the nest to show the next game's lineup
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the referee referees."""
+
+    timing: Timing = field(default_factory=Timing)
+    lenient: bool = False
+    """``rules.md`` §5: accept a step that misses a compulsory capture, with a warning."""
+    first_starter: Side = Side.RED
+    """Who starts the first game of a new set."""
+
+
+class Referee:
+    """Referees the games of a set on one nest; see the module documentation."""
+
+    def __init__(self, nest: Nest, *, settings: Settings, lineup: str, occupied: Iterable[str], now: int) -> None:
+        """A referee for ``nest``, whose set is played from ``lineup``, with the nest's
+        sensors reading ``occupied`` at ``now``. Start it with :meth:`begin_game`,
+        :meth:`resume_game` or :meth:`await_setup`."""
+        nest.lineup(lineup)  # raises early for an unknown lineup
+        self.nest = nest
+        self.settings = settings
+        self.timing = settings.timing
+        self.lineup = lineup
+        occupied = set(occupied)
+        for cell in occupied:
+            nest.check_cell(cell)
+        self.sensors = SensorFilter(nest.cells, occupied, self.timing, now)
+        self.mode = Mode.SETUP
+        self.games = GameSet(first_starter=settings.first_starter)
+        self.number = 1  # of the game being played, or set up next
+        self.starter = settings.first_starter  # of that game
+        self.position: Position | None = None
+        self._view: TurnView | None = None
+        self._candidate: Move | None = None
+        self._candidate_seen = now  # when the nest first showed the candidate
+        self._question: tuple[Move, ...] | None = None
+        self._last_change = now
+        self._quiet_at: int | None = None
+        self._correction = CorrectionCause.DISTURBED
+        self._correction_since = now
+        self._plan: tuple[FixStep, ...] = ()
+        self._setup_shown: SetupNeeded | None = None
+        self._before_game_over = (self.games, self.number, self.starter)  # for a take back
+        self._outcome: Outcome | None = None  # of the last game, once it ended
+        self._proof_used: dict[str, int] = {}  # cell: when a capture's piece landed there
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game in :attr:`position` ended; None while it is played."""
+        return self._outcome if self.mode is Mode.SETUP else None
+
+    # -- starting ---------------------------------------------------------------------
+
+    def begin_game(
+        self, position: Position, *, now: int, games: GameSet | None = None, number: int = 1
+    ) -> list[Signal]:
+        """Start a game from ``position`` at once (the nest is taken to show it); by
+        default the first game of a new set that ``position``'s side to move starts."""
+        self.games = games if games is not None else GameSet(first_starter=position.turn)
+        self.number, self.starter, self.position = number, position.turn, position
+        signals: list[Signal] = [GameStarted(number, self.lineup, position.turn, position.to_nfn())]
+        signals += self._start_turn(now)
+        if self._mismatch():
+            return signals + self._enter_correction(CorrectionCause.DISTURBED, now)
+        return signals + self._turn_signal()
+
+    def resume_game(self, position: Position, *, games: GameSet, number: int, starter: Side, now: int) -> list[Signal]:
+        """Go on with a game interrupted at ``position`` (with its moves made): if the
+        nest no longer matches it, the players are first guided to put it right."""
+        if position.outcome() is not None:
+            raise ValueError("a finished game cannot be resumed: set up the next one")
+        self.games, self.number, self.starter, self.position = games, number, starter, position
+        signals = self._start_turn(now)
+        if self._mismatch():
+            return signals + self._enter_correction(CorrectionCause.RESUMED, now)
+        return signals + self._turn_signal()
+
+    def await_setup(self, *, now: int, games: GameSet | None = None, number: int = 1) -> list[Signal]:
+        """Wait for the nest to show the set's lineup; the game starts by itself."""
+        self.games = games if games is not None else GameSet(first_starter=self.settings.first_starter)
+        self.number, self.starter = number, self.games.next_starter
+        self.mode, self.position, self._view = Mode.SETUP, None, None
+        self._setup_shown = None
+        return self._show_setup() + self._on_quiet(now)
+
+    # -- inputs -----------------------------------------------------------------------
+
+    def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
+        """One raw sensor reading of ``cell`` at ``now`` (times must not go back)."""
+        self.nest.check_cell(cell)
+        signals = self._advance(now)
+        for event in self.sensors.read(cell, occupied, now):
+            signals += self._on_sensor_event(event, now)
+        return signals
+
+    def tick(self, now: int) -> list[Signal]:
+        """Let time pass to ``now`` with the nest unchanged."""
+        return self._advance(now)
+
+    def next_deadline(self) -> int | None:
+        """When the referee next needs :meth:`tick`, or None if only a change can move
+        it on."""
+        times = [self.sensors.next_deadline(), self._quiet_at, self._stuck_deadline()]
+        return min((time for time in times if time is not None), default=None)
+
+    # -- commands (buttons, the web page) -----------------------------------------------
+
+    def take_back(self, now: int) -> list[Signal]:
+        """Take back the last move (and the passes after it); the players are guided to
+        put the nest back. Raises :class:`CommandError` if there is none."""
+        signals = self._advance(now)
+        position = self.position
+        if position is None or not any(not move.is_pass for move in position.move_stack):
+            raise CommandError("there is no move to take back")
+        if self.mode is Mode.SETUP:  # the game had ended: it is open again
+            self.games, self.number, self.starter = self._before_game_over
+        while True:
+            ply = len(position.move_stack)
+            move = position.pop()
+            signals.append(TakenBack(move, ply))
+            if not move.is_pass:
+                break
+        self._view = TurnView(position, lenient=self.settings.lenient)
+        if self._mismatch():
+            return signals + self._enter_correction(CorrectionCause.TAKE_BACK, now)
+        return signals + self._start_turn(now) + self._turn_signal()
+
+    def resign(self, side: Side, now: int) -> list[Signal]:
+        """``side`` gives the game up. Raises :class:`CommandError` if no game is on."""
+        signals = self._advance(now)
+        if self.mode is Mode.SETUP or self.position is None:
+            raise CommandError("no game is being played")
+        return signals + self._end_game(Outcome(side.opponent, None), now)
+
+    def new_game(self, now: int) -> list[Signal]:
+        """Stop the game being played, if any (it does not count), and wait for the nest
+        to be set up for a new one."""
+        signals = self._advance(now)
+        if self.mode is not Mode.SETUP:
+            signals.append(GameAbandoned(self.number))
+        self.mode, self.position, self._view = Mode.SETUP, None, None
+        self._setup_shown = None
+        return signals + self._show_setup() + self._on_quiet(now)
+
+    def answer(self, move: Move, now: int) -> list[Signal]:
+        """The player says which move of a :class:`MoveQuestion` was made."""
+        signals = self._advance(now)
+        if self._question is None or move not in self._question:
+            raise CommandError(f"{move} does not answer an open question")
+        return signals + self._commit(move, now)
+
+    # -- time ---------------------------------------------------------------------------
+
+    def _advance(self, now: int) -> list[Signal]:
+        """Everything due up to ``now``, in time order."""
+        signals: list[Signal] = []
+        while (due := self.next_deadline()) is not None and due <= now:
+            for event in self.sensors.advance(due):
+                signals += self._on_sensor_event(event, due)
+            if self._quiet_at is not None and self._quiet_at <= due:
+                self._quiet_at = None
+                signals += self._on_quiet(due)
+            stuck = self._stuck_deadline()
+            if stuck is not None and stuck <= due:
+                signals += self._declare_stuck(due)
+        return signals
+
+    def _on_sensor_event(self, event: SensorEvent, now: int) -> list[Signal]:
+        if isinstance(event, Touched):  # raw activity: decide only once the nest is still again
+            self._last_change = event.at
+            self._quiet_at = max(self._quiet_at or 0, event.at + self.timing.settle_ms)
+            # A capture's evidence may be just such a flicker, too brief to settle.
+            return self._on_change(event.at, event.cell, settled=False) if self.mode is Mode.PLAYING else []
+        signals: list[Signal] = []
+        if isinstance(event, FaultFound):
+            signals.append(SensorFault(event.cell, event.problem))
+        elif isinstance(event, FaultCleared):
+            signals.append(SensorRecovered(event.cell))
+        at = event.at if isinstance(event, CellChanged) else now
+        self._last_change = max(self._last_change, at)
+        self._quiet_at = max(self._quiet_at or 0, at + self.timing.settle_ms)
+        return signals + self._on_change(at, event.cell)
+
+    @property
+    def _occupied(self) -> Set[str]:
+        return self.sensors.settled
+
+    @property
+    def _ignored(self) -> Set[str]:
+        return self.sensors.faulty.keys()
+
+    def _evidence(self, origin: str, target: str) -> bool | None:
+        if origin in self.sensors.faulty or target in self.sensors.faulty:
+            return None
+        lifted_at = self.sensors.last_emptied[origin]
+        # A flicker that proved one capture on a cell proves no later one there.
+        floor = self._proof_used.get(target, LONG_AGO)
+        return self.sensors.was_empty_since(target, lifted_at, grace=self.timing.capture_grace_ms, floor=floor)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def _on_change(self, at: int, cell: str, *, settled: bool = True) -> list[Signal]:
+        """The nest changed at ``cell``; ``settled`` is False for a raw reading that has
+        not settled yet: it can prove a capture, but it does not show the nest."""
+        if self.mode is Mode.SETUP:
+            return self._show_setup()
+        if self.mode is Mode.CORRECTING:
+            return self._show_correction()
+        signals: list[Signal] = []
+        if self._question is not None:
+            self._question = None
+            signals.append(QuestionClosed())
+        view = self._current_view()
+        occupied, ignored = self._occupied, self._ignored
+        matches = view.matches(occupied, ignored, self._evidence)
+        candidate = self._candidate
+        if settled and candidate is not None and candidate not in [match.move for match in matches]:
+            # Once the nest showed the candidate, a change away from its cells that the
+            # other side's move explains is the other side starting: the mover was done.
+            # A change on its cells may be the mover changing its mind, as long as the
+            # mover's move explains it.
+            after = self._view_after(candidate)
+            revising = cell in self._cells_of(candidate) and view.is_in_progress(occupied, ignored)
+            if after.is_in_progress(occupied, ignored) and not revising:
+                signals += self._commit(candidate, at)
+                return signals + self._on_change(at, cell)
+        if len(matches) == 1 and matches[0].is_certain:
+            if matches[0].move != self._candidate:
+                self._candidate = matches[0].move
+                self._candidate_seen = at
+        elif view.difference(occupied, ignored) == (frozenset(), frozenset()):
+            self._candidate = None
+        return signals
+
+    def _on_quiet(self, at: int) -> list[Signal]:
+        """The nest has been still for ``settle_ms``: decide."""
+        if self.mode is Mode.SETUP:
+            return self._try_start_game(at)
+        if self.mode is Mode.CORRECTING:
+            if self._mismatch():
+                return []
+            self.mode = Mode.PLAYING
+            self._candidate, self._question = None, None
+            return [Corrected(), *self._turn_signal()]
+        view = self._current_view()
+        occupied, ignored = self._occupied, self._ignored
+        matches = view.matches(occupied, ignored, self._evidence)
+        if len(matches) == 1 and matches[0].is_certain:
+            move = matches[0].move
+            if move in view.extendable and at < self._last_change + self.timing.extend_ms:
+                self._quiet_at = self._last_change + self.timing.extend_ms
+                return []
+            return self._commit(move, at)
+        if matches:
+            options = tuple(match.move for match in matches)
+            if self._question == options:
+                return []
+            self._question = options
+            return [MoveQuestion(options)]
+        lifted, placed = view.difference(occupied, ignored)
+        if not lifted and not placed:
+            self._candidate = None
+            return []
+        if view.is_in_progress(occupied, ignored):
+            if placed and view.is_resting_between(occupied, ignored):
+                if at < self._last_change + self.timing.extend_ms:
+                    self._quiet_at = self._last_change + self.timing.extend_ms
+                    return []
+                return self._refuse(at)
+            if not placed:
+                attempt = self._attempted_capture(lifted)
+                if attempt is not None:
+                    return self._refuse(at, attempt)
+            return []  # pieces in the air: a move under way
+        if self._candidate is not None and self._view_after(self._candidate).is_in_progress(occupied, ignored):
+            return []  # the other side may have started (say, lifting the piece it captures)
+        return self._refuse(at)
+
+    def _cells_of(self, move: Move) -> set[str]:
+        """The cells a move touches: its origin, its target and a middle cell crossed."""
+        assert move.origin is not None and move.target is not None
+        cells = {move.origin, move.target}
+        line = self.nest.line(move.origin, move.target)
+        if line is not None and line[1] == 2:
+            cells.add(str(self.nest.neighbour(move.origin, line[0])))
+        return cells
+
+    def _current_view(self) -> TurnView:
+        assert self._view is not None and self.position is not None
+        return self._view
+
+    def _view_after(self, move: Move) -> TurnView:
+        assert self.position is not None
+        after = self.position.copy()
+        after.push_unchecked(move)  # a move the position generated (TurnView.moves)
+        return TurnView(after, lenient=self.settings.lenient)
+
+    def _attempted_capture(self, lifted: Set[str]) -> Move | None:
+        """A capture the nest shows made, though not a legal one: a piece of the mover's
+        lifted, and an opponent's piece whose cell read empty since and holds a piece
+        again (the capturer)."""
+        view = self._current_view()
+        attempts = [
+            Move(origin, target, True)
+            for origin in lifted & view.own
+            for target, piece in view.pieces.items()
+            if piece.side is not view.side
+            and target in self._occupied
+            and target not in self._ignored
+            and self._evidence(origin, target)
+        ]
+        # A legal one is still under way: another piece is in the air.
+        attempts = [move for move in attempts if view.position.check_move(move, lenient=self.settings.lenient)]
+        return min(attempts, key=lambda m: self.nest.distance(str(m.origin), str(m.target)), default=None)
+
+    def _commit(self, move: Move, at: int) -> list[Signal]:
+        position, view = self.position, self._current_view()
+        assert position is not None
+        side = position.turn
+        if move.is_capture and move.target is not None:
+            # The flickers on the target so far proved this capture: they prove no later one.
+            seen = self._candidate_seen if move == self._candidate else at
+            self._proof_used[move.target] = self.sensors.burst_end(move.target, seen)
+        played = position.push(move, lenient=self.settings.lenient)
+        signals: list[Signal] = []
+        if self._question is not None:
+            signals.append(QuestionClosed())
+        signals.append(MoveAccepted(played, side, len(position.move_stack), position.to_nfn()))
+        if view.captures and not played.is_capture:
+            signals.append(MissedCapture(played, view.captures))
+        self._candidate, self._question = None, None
+        outcome = position.outcome()
+        if outcome is not None:
+            return signals + self._end_game(outcome, at)
+        return signals + self._start_turn(at) + self._turn_signal()
+
+    def _start_turn(self, at: int) -> list[Signal]:
+        """Begin the turn of the side to move in :attr:`position`; a side with no legal
+        move passes at once. The caller announces the turn."""
+        position = self.position
+        assert position is not None
+        self.mode = Mode.PLAYING
+        self._candidate, self._question = None, None
+        signals: list[Signal] = []
+        if position.legal_moves() == [PASS]:
+            side = position.turn
+            position.push(PASS)
+            signals.append(MoveAccepted(PASS, side, len(position.move_stack), position.to_nfn()))
+        self._view = TurnView(position, lenient=self.settings.lenient)
+        return signals
+
+    def _turn_signal(self) -> list[Signal]:
+        view = self._current_view()
+        return [TurnStarted(view.side, len(view.position.move_stack), view.captures)]
+
+    # -- refusing and putting right -----------------------------------------------------
+
+    def _refuse(self, at: int, attempt: Move | None = None) -> list[Signal]:
+        refused, steps = self._diagnose(attempt)
+        cause = CorrectionCause.ILLEGAL_MOVE if refused.rule is not None else CorrectionCause.DISTURBED
+        return [refused, *self._enter_correction(cause, at, steps)]
+
+    def _diagnose(self, attempt: Move | None) -> tuple[MoveRefused, tuple[FixStep, ...] | None]:
+        """What the nest shows, as a refused move, and the first plan to undo it."""
+        view = self._current_view()
+        position = view.position
+        lifted, placed = view.difference(self._occupied, self._ignored)
+        if attempt is not None:  # an illegal capture
+            assert attempt.origin is not None and attempt.target is not None
+            illegal = position.check_move(attempt, lenient=self.settings.lenient)
+            assert illegal is not None, "a legal capture would have matched"
+            undo = (
+                FixStep(FixKind.MOVE, attempt.target, attempt.origin, view.pieces[attempt.origin]),
+                FixStep(FixKind.PLACE, None, attempt.target, view.pieces[attempt.target]),
+            )
+            return MoveRefused(attempt, illegal.rule, illegal.reason), undo
+        if len(placed) == 1:
+            (cell,) = placed
+            origins = (lifted & view.own) or lifted
+            if origins:
+                origin = min(origins, key=lambda c: (self.nest.distance(c, cell), self.nest.index(c)))
+                move = Move(origin, cell)
+                illegal = position.check_move(move, lenient=self.settings.lenient)
+                if illegal is not None:
+                    return MoveRefused(move, illegal.rule, illegal.reason), None
+                strays = sorted(lifted - view.liftable - {origin}, key=self.nest.index)
+                reason = f"{move} was made while {', '.join(strays)} were disturbed"
+                return MoveRefused(None, None, reason), None
+            return MoveRefused(None, None, f"a piece appeared on {cell}, where none should be"), None
+        if len(placed) > 1:
+            cells = ", ".join(sorted(placed, key=self.nest.index))
+            return MoveRefused(None, None, f"pieces were put on {cells}: one move at a time"), None
+        strays = sorted(lifted - view.liftable, key=self.nest.index)
+        cell = strays[0] if strays else sorted(lifted, key=self.nest.index)[0]
+        piece = view.pieces[cell]
+        if piece.side is not view.side:
+            reason = f"the {piece.label} on {cell} was lifted, but it is {view.side.label}'s turn"
+            reason += " and it cannot be captured" if view.captures or not view.own & lifted else ""
+            rule = Rule.NOT_YOUR_TURN if not lifted & view.own else None
+            return MoveRefused(None, rule, reason), None
+        return MoveRefused(None, None, f"the {piece.label} on {cell} was lifted"), None
+
+    def _target_pieces(self) -> dict[str, Piece]:
+        return self._current_view().pieces
+
+    def _mismatch(self) -> bool:
+        lifted, placed = self._current_view().difference(self._occupied, self._ignored)
+        return bool(lifted or placed)
+
+    def _enter_correction(
+        self, cause: CorrectionCause, at: int, steps: tuple[FixStep, ...] | None = None
+    ) -> list[Signal]:
+        self.mode = Mode.CORRECTING
+        self._correction, self._correction_since = cause, at
+        self._candidate, self._question = None, None
+        self._plan = steps if steps is not None else self._correction_plan()
+        return [CorrectionNeeded(cause, self._plan)]
+
+    def _correction_plan(self) -> tuple[FixStep, ...]:
+        wanted = self._target_pieces()
+        ignored = self._ignored
+        sensed = (set(self._occupied) - set(ignored)) | (set(wanted) & set(ignored))
+        return plan_correction(self.nest, sensed, wanted)
+
+    def _show_correction(self) -> list[Signal]:
+        plan = self._correction_plan()
+        if plan == self._plan or not plan:
+            return []
+        self._plan = plan
+        return [CorrectionNeeded(self._correction, plan)]
+
+    def _stuck_deadline(self) -> int | None:
+        """In correction, when the one cell that keeps the nest from matching is to be
+        taken as faulty."""
+        if self.mode is not Mode.CORRECTING:
+            return None
+        lifted, placed = self._current_view().difference(self._occupied, self._ignored)
+        if len(lifted | placed) != 1:
+            return None
+        (cell,) = lifted | placed
+        return max(self._correction_since, self.sensors.last_change[cell]) + self.timing.stuck_ms
+
+    def _declare_stuck(self, at: int) -> list[Signal]:
+        lifted, placed = self._current_view().difference(self._occupied, self._ignored)
+        (cell,) = lifted | placed
+        fault = self.sensors.mark_stuck(cell)
+        self._quiet_at = at  # decide at once: the nest may match now
+        return [SensorFault(fault.cell, fault.problem)]
+
+    # -- between games ------------------------------------------------------------------
+
+    def _end_game(self, outcome: Outcome, at: int) -> list[Signal]:
+        self._before_game_over = (self.games, self.number, self.starter)
+        self._outcome = outcome
+        games = self.games.record(outcome)
+        signals: list[Signal] = [GameOver(outcome, games.score, games.winner)]
+        if games.is_over():
+            self.games, self.number = GameSet(first_starter=self.settings.first_starter), 1
+        else:
+            self.games, self.number = games, self.number + 1
+        self.starter = self.games.next_starter
+        self.mode, self._view = Mode.SETUP, None
+        self._candidate, self._question, self._setup_shown = None, None, None
+        return signals + self._show_setup()
+
+    def _setup_target(self) -> dict[str, Piece]:
+        return dict(self.nest.lineup(self.lineup).pieces)
+
+    def _show_setup(self) -> list[Signal]:
+        wanted = self._setup_target()
+        occupied = set(self._occupied) - set(self._ignored)
+        order = self.nest.index
+        setup = SetupNeeded(
+            self.lineup,
+            self.starter,
+            tuple(sorted(set(wanted) - occupied - set(self._ignored), key=order)),
+            tuple(sorted(occupied - set(wanted), key=order)),
+        )
+        if setup == self._setup_shown:
+            return []
+        self._setup_shown = setup
+        return [setup]
+
+    def _try_start_game(self, at: int) -> list[Signal]:
+        signals = self._show_setup()
+        setup = self._setup_shown
+        if setup is None or setup.fill or setup.empty:
+            return signals
+        position = Position.from_lineup(self.lineup, turn=self.starter, nest=self.nest)
+        self.position = position
+        signals.append(GameStarted(self.number, self.lineup, self.starter, position.to_nfn()))
+        return signals + self._start_turn(at) + self._turn_signal()

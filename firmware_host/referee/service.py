@@ -1,0 +1,95 @@
+"""The referee at work: record what it decides, then announce it.
+
+:class:`RefereeService` wraps the pure :class:`Referee` with the :class:`GameStore`:
+every batch of signals is committed to the database before any of it is passed on, so
+a move the players have been told about is a move on disk. The daemon and the replay
+command both use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from firmware_host.referee.referee import Referee, Settings
+from firmware_host.referee.signals import Signal
+from firmware_host.referee.store import GameStore
+from firmware_host.rules import Move, Nest, Position, Side
+
+Announce = Callable[[Signal], None]
+
+
+class RefereeService:
+    """Feeds a referee, records its decisions, announces them."""
+
+    def __init__(self, referee: Referee, *, store: GameStore, announce: Announce) -> None:
+        self.referee = referee
+        self.store = store
+        self.announce = announce
+
+    @classmethod
+    def start(
+        cls,
+        nest: Nest,
+        *,
+        settings: Settings,
+        store: GameStore,
+        announce: Announce,
+        lineup: str,
+        occupied: Iterable[str],
+        now: int,
+        position: Position | None = None,
+    ) -> RefereeService:
+        """Resume what the store holds; or else begin a game from ``position`` if given
+        (the nest is taken to show it), or wait for the nest to be set up."""
+        saved = store.load()
+        referee = Referee(nest, settings=settings, lineup=saved.lineup if saved else lineup, occupied=occupied, now=now)
+        service = cls(referee, store=store, announce=announce)
+        if saved is not None and saved.position is not None and saved.games is not None and saved.starter:
+            service._publish(
+                referee.resume_game(
+                    saved.position, games=saved.games, number=saved.number, starter=saved.starter, now=now
+                ),
+                now,
+            )
+        elif saved is not None:
+            service._publish(referee.await_setup(now=now, games=saved.games, number=saved.number), now)
+        elif position is not None:
+            service._publish(referee.begin_game(position, now=now), now)
+        else:
+            service._publish(referee.await_setup(now=now), now)
+        return service
+
+    def _publish(self, signals: list[Signal], now: int) -> list[Signal]:
+        self.store.record(signals, referee_ms=now)
+        for signal in signals:
+            self.announce(signal)
+        return signals
+
+    def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
+        return self._publish(self.referee.sense(cell, occupied, now), now)
+
+    def tick(self, now: int) -> list[Signal]:
+        return self._publish(self.referee.tick(now), now)
+
+    def take_back(self, now: int) -> list[Signal]:
+        return self._publish(self.referee.take_back(now), now)
+
+    def resign(self, side: Side, now: int) -> list[Signal]:
+        return self._publish(self.referee.resign(side, now), now)
+
+    def new_game(self, now: int) -> list[Signal]:
+        return self._publish(self.referee.new_game(now), now)
+
+    def answer(self, move: Move, now: int) -> list[Signal]:
+        return self._publish(self.referee.answer(move, now), now)
+
+    def settle(self, limit: int = 10_000) -> list[Signal]:
+        """Let time pass, with the nest untouched, until nothing is pending any more
+        (at most ``limit`` deadlines)."""
+        signals: list[Signal] = []
+        for _ in range(limit):
+            due = self.referee.next_deadline()
+            if due is None:
+                break
+            signals += self.tick(due)
+        return signals

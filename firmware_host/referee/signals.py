@@ -1,0 +1,250 @@
+"""What the referee tells the players: one small set of typed signals.
+
+The display, the LEDs, the web page, the database and the logs all consume these and
+nothing else. Each is a frozen value with ``to_text()``, the line ``nestref referee``
+prints for it. ``docs/referee.md`` describes when each is sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from firmware_host.rules import Move, Outcome, Piece, Rule, Side
+
+
+class FixKind(Enum):
+    """One kind of step towards the position the nest should show."""
+
+    MOVE = "move"  # a piece stands where none should: it belongs on a nearby empty cell
+    REMOVE = "remove"  # a piece stands where none should, and no cell is missing one
+    PLACE = "place"  # a cell that should hold a piece is empty, and no piece is spare
+
+
+@dataclass(frozen=True)
+class FixStep:
+    """One piece to move, take off or put on the nest."""
+
+    kind: FixKind
+    source: str | None  # the cell to empty (MOVE, REMOVE)
+    target: str | None  # the cell to fill (MOVE, PLACE)
+    piece: Piece | None  # the piece the target should hold (MOVE, PLACE)
+
+    def to_text(self) -> str:
+        if self.kind is FixKind.MOVE:
+            return f"move the piece on {self.source} to {self.target}"
+        if self.kind is FixKind.REMOVE:
+            return f"take the piece off {self.source}"
+        label = self.piece.label if self.piece else "piece"
+        return f"put a {label} on {self.target}"
+
+
+class CorrectionCause(Enum):
+    """Why the nest must be put right."""
+
+    ILLEGAL_MOVE = "illegal move"
+    DISTURBED = "the nest was disturbed"  # bumped, knocked or extra pieces
+    RESUMED = "the nest does not match the game resumed"
+    TAKE_BACK = "take back"
+
+
+class SensorProblem(Enum):
+    FLICKERING = "keeps flickering"
+    STUCK = "does not respond"
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """A game began: the nest shows its first position."""
+
+    number: int  # within the set, from 1; replayed draws count too
+    lineup: str
+    starter: Side
+    nfn: str
+
+    def to_text(self) -> str:
+        return f"game {self.number} starts: {self.lineup}, {self.starter.label} to move"
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """It is ``side``'s turn; ``captures`` are its compulsory captures (empty if none)."""
+
+    side: Side
+    ply: int  # moves made so far in this game
+    captures: tuple[Move, ...]
+
+    def to_text(self) -> str:
+        if self.captures:
+            return f"turn {self.side.label}: capture compulsory: {' '.join(map(str, self.captures))}"
+        return f"turn {self.side.label}"
+
+
+@dataclass(frozen=True)
+class MoveAccepted:
+    """A move was made and recorded; ``nfn`` is the position after it."""
+
+    move: Move
+    side: Side
+    ply: int  # this move's number in the game, from 1
+    nfn: str
+
+    def to_text(self) -> str:
+        return f"move {self.move}"
+
+
+@dataclass(frozen=True)
+class MissedCapture:
+    """Lenient refereeing: ``move`` was accepted though a capture was compulsory."""
+
+    move: Move
+    captures: tuple[Move, ...]
+
+    def to_text(self) -> str:
+        return f"warning: {self.move} missed a compulsory capture: {' '.join(map(str, self.captures))}"
+
+
+@dataclass(frozen=True)
+class MoveRefused:
+    """What the players did is not a legal move. ``attempt`` is the move it looked like,
+    if any; ``rule`` the rule it breaks, if it is a move at all."""
+
+    attempt: Move | None
+    rule: Rule | None
+    reason: str
+
+    def to_text(self) -> str:
+        what = f"illegal move {self.attempt}" if self.attempt is not None else "not a move"
+        return f"refused: {what}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class CorrectionNeeded:
+    """The nest must be put right before play goes on; sent again after every change,
+    with the plan made anew. The players follow ``steps[0]`` first."""
+
+    cause: CorrectionCause
+    steps: tuple[FixStep, ...]
+
+    def to_text(self) -> str:
+        return f"fix ({self.cause.value}): " + "; ".join(step.to_text() for step in self.steps)
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """The nest matches the game again; play goes on."""
+
+    def to_text(self) -> str:
+        return "corrected"
+
+
+@dataclass(frozen=True)
+class MoveQuestion:
+    """The sensors cannot tell which of ``options`` was played: the player must say."""
+
+    options: tuple[Move, ...]
+
+    def to_text(self) -> str:
+        return f"question: which move was it: {' or '.join(map(str, self.options))}?"
+
+
+@dataclass(frozen=True)
+class QuestionClosed:
+    """The last question no longer stands: it was answered, or the nest changed."""
+
+    def to_text(self) -> str:
+        return "question closed"
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """``move`` was taken back; the nest must show the position before it."""
+
+    move: Move
+    ply: int
+
+    def to_text(self) -> str:
+        return f"taken back: {self.move}"
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game ended; ``score`` is the set's (red, blue), ``set_winner`` its winner if
+    this game decided the set."""
+
+    outcome: Outcome
+    score: tuple[int, int]
+    set_winner: Side | None
+
+    def to_text(self) -> str:
+        text = f"game over: {self.outcome}; set {self.score[0]}-{self.score[1]}"
+        return text + (f", {self.set_winner.label} wins the set" if self.set_winner else "")
+
+
+@dataclass(frozen=True)
+class GameAbandoned:
+    """The game was stopped before it ended (a new game was asked for); it does not
+    count in the set."""
+
+    number: int
+
+    def to_text(self) -> str:
+        return f"game {self.number} abandoned"
+
+
+@dataclass(frozen=True)
+class SetupNeeded:
+    """Before the next game: cells to ``fill`` and to ``empty`` so that the nest shows
+    ``lineup``. The game starts by itself once it does."""
+
+    lineup: str
+    starter: Side
+    fill: tuple[str, ...]
+    empty: tuple[str, ...]
+
+    def to_text(self) -> str:
+        return (
+            f"setup {self.lineup} ({self.starter.label} starts): "
+            f"fill {' '.join(self.fill) or '-'}; empty {' '.join(self.empty) or '-'}"
+        )
+
+
+@dataclass(frozen=True)
+class SensorFault:
+    """The sensor of ``cell`` misbehaves; the referee goes on without it."""
+
+    cell: str
+    problem: SensorProblem
+
+    def to_text(self) -> str:
+        return f"sensor fault: {self.cell} {self.problem.value}"
+
+
+@dataclass(frozen=True)
+class SensorRecovered:
+    """The sensor of ``cell`` behaves again and is used again."""
+
+    cell: str
+
+    def to_text(self) -> str:
+        return f"sensor recovered: {self.cell}"
+
+
+Signal = (
+    GameStarted
+    | TurnStarted
+    | MoveAccepted
+    | MissedCapture
+    | MoveRefused
+    | CorrectionNeeded
+    | Corrected
+    | MoveQuestion
+    | QuestionClosed
+    | TakenBack
+    | GameOver
+    | GameAbandoned
+    | SetupNeeded
+    | SensorFault
+    | SensorRecovered
+)
+"""Any signal."""
