@@ -51,3 +51,49 @@ def random_game(rng: random.Random, lineup: str, plies: int) -> tuple[Position, 
         board.push(move)
         moves.append(move)
     return start, moves
+
+
+class Table:
+    """A nest under test: a referee and a clock; hands act with :meth:`do`.
+
+    ``do("c3- c4+")`` makes the changes 300 ms apart; ``+N`` in the list waits N ms
+    more; each call starts 1 s after the last one, or at once with ``now=True``.
+    """
+
+    def __init__(self, start: Position, *, settings: Settings | None = None, lineup: str = "standard") -> None:
+        self.referee, self.signals = referee_for(start, settings=settings, lineup=lineup)
+        self.time = 0
+
+    def do(self, script: str, *, gap: int = 300, pause: int = 1000) -> list[Signal]:
+        self.time += pause
+        signals: list[Signal] = []
+        for token in script.split():
+            if token.startswith("+") and token[1:].isdigit():
+                self.time += int(token[1:])
+                continue
+            signals += self.referee.sense(token[:-1], token[-1] == "+", self.time)
+            self.time += gap
+        self.signals += signals
+        return signals
+
+    def wait(self, ms: int) -> list[Signal]:
+        self.time += ms
+        signals = self.referee.tick(self.time)
+        self.signals += signals
+        return signals
+
+    def settle(self) -> list[Signal]:
+        """Let time pass until nothing is pending."""
+        signals: list[Signal] = []
+        while (due := self.referee.next_deadline()) is not None:
+            self.time = max(self.time, due)
+            signals += self.referee.tick(due)
+        self.signals += signals
+        return signals
+
+    def moves(self) -> list[str]:
+        return accepted(self.signals)
+
+    def nfn(self) -> str:
+        assert self.referee.position is not None
+        return self.referee.position.to_nfn()

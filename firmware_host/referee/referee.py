@@ -113,6 +113,7 @@ class Referee:
         self._quiet_at: int | None = None
         self._correction = CorrectionCause.DISTURBED
         self._correction_since = now
+        self._alone: tuple[str, int] | None = None
         self._plan: tuple[FixStep, ...] = ()
         self._setup_shown: SetupNeeded | None = None
         self._before_game_over = (self.games, self.number, self.starter)  # for a take back
@@ -349,6 +350,15 @@ class Referee:
             return []  # pieces in the air: a move under way
         if self._candidate is not None and self._view_after(self._candidate).is_in_progress(occupied, ignored):
             return []  # the other side may have started (say, lifting the piece it captures)
+        if not placed and at < self._last_change + self.timing.extend_ms:
+            # Pieces in the air that should not be: give them a moment to land, so that
+            # the refusal can name the move they make.
+            self._quiet_at = self._last_change + self.timing.extend_ms
+            return []
+        if not placed:
+            attempt = self._attempted_capture(lifted)
+            if attempt is not None:
+                return self._refuse(at, attempt)
         return self._refuse(at)
 
     def _cells_of(self, move: Move) -> set[str]:
@@ -487,6 +497,9 @@ class Referee:
     ) -> list[Signal]:
         self.mode = Mode.CORRECTING
         self._correction, self._correction_since = cause, at
+        lifted, placed = self._current_view().difference(self._occupied, self._ignored)
+        # The one cell left wrong, and since when it has been: a stuck sensor, maybe.
+        self._alone = (next(iter(lifted | placed)), at) if len(lifted | placed) == 1 else None
         self._candidate, self._question = None, None
         self._plan = steps if steps is not None else self._correction_plan()
         return [CorrectionNeeded(cause, self._plan)]
@@ -498,6 +511,12 @@ class Referee:
         return plan_correction(self.nest, sensed, wanted)
 
     def _show_correction(self) -> list[Signal]:
+        lifted, placed = self._current_view().difference(self._occupied, self._ignored)
+        wrong = lifted | placed
+        if len(wrong) == 1 and (self._alone is None or self._alone[0] not in wrong):
+            self._alone = (next(iter(wrong)), self._last_change)
+        elif self._alone is not None and self._alone[0] not in wrong:
+            self._alone = None
         plan = self._correction_plan()
         if plan == self._plan or not plan:
             return []
@@ -506,14 +525,20 @@ class Referee:
 
     def _stuck_deadline(self) -> int | None:
         """In correction, when the one cell that keeps the nest from matching is to be
-        taken as faulty."""
+        taken as faulty: it has not changed for ``stuck_ms`` while the players changed
+        other cells, trying to put the nest right."""
         if self.mode is not Mode.CORRECTING:
             return None
         lifted, placed = self._current_view().difference(self._occupied, self._ignored)
         if len(lifted | placed) != 1:
             return None
         (cell,) = lifted | placed
-        return max(self._correction_since, self.sensors.last_change[cell]) + self.timing.stuck_ms
+        if self._alone is None or self._alone[0] != cell:
+            return None
+        since = max(self._alone[1], self.sensors.last_change[cell])
+        if self._last_change <= since:
+            return None  # nobody has tried anything since: they may just not have got to it
+        return since + self.timing.stuck_ms
 
     def _declare_stuck(self, at: int) -> list[Signal]:
         lifted, placed = self._current_view().difference(self._occupied, self._ignored)
@@ -536,6 +561,7 @@ class Referee:
         self.starter = self.games.next_starter
         self.mode, self._view = Mode.SETUP, None
         self._candidate, self._question, self._setup_shown = None, None, None
+        self._quiet_at = at + self.timing.settle_ms  # the nest may show the lineup already
         return signals + self._show_setup()
 
     def _setup_target(self) -> dict[str, Piece]:

@@ -1,0 +1,429 @@
+"""The referee, scene by scene: what hands do on the nest, and what it says."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_host.referee.referee import CommandError, Mode, Settings
+from firmware_host.referee.sensing import Timing
+from firmware_host.referee.signals import (
+    Corrected,
+    CorrectionCause,
+    CorrectionNeeded,
+    FixKind,
+    GameAbandoned,
+    GameOver,
+    GameStarted,
+    MissedCapture,
+    MoveAccepted,
+    MoveQuestion,
+    MoveRefused,
+    SensorFault,
+    SensorProblem,
+    SensorRecovered,
+    SetupNeeded,
+    TakenBack,
+    TurnStarted,
+)
+from firmware_host.rules import DRAW, GameSet, Move, Outcome, Position, Rule, Side, WinCondition
+from tests.helpers import setup
+from tests.referee_helpers import Table
+
+
+def of(kind, signals):
+    return [signal for signal in signals if isinstance(signal, kind)]
+
+
+def texts(signals):
+    return [signal.to_text() for signal in signals]
+
+
+START = Position.from_lineup
+
+
+# -- moves as hands make them -------------------------------------------------------------
+
+
+def test_a_step_is_accepted_once_the_nest_is_still():
+    table = Table(START())
+    assert texts(table.signals) == ["game 1 starts: standard, red to move", "turn red"]
+    table.do("c3- c4+")
+    assert table.moves() == []  # not yet still
+    assert texts(table.settle()) == ["move c3-c4", "turn blue"]
+    accepted = of(MoveAccepted, table.signals)[0]
+    assert (accepted.side, accepted.ply, accepted.nfn) == (
+        Side.RED,
+        1,
+        "ewcwe/eeeeee/eee1eee/8/9/2E5/EE2EEE/EEEEEE/EWCWE b",
+    )
+
+
+def test_a_piece_lifted_and_put_back_is_no_move():
+    table = Table(START())
+    table.do("c3- +2000 c3+")
+    table.settle()
+    assert table.moves() == []
+    assert not of(MoveRefused, table.signals)
+
+
+def test_a_piece_carried_around_and_put_down_elsewhere():
+    table = Table(START())
+    table.do("c3- +3000")
+    table.do("c4+ c4- d4+", gap=100, pause=0)  # touched down on c4 for a moment, then d4
+    table.settle()
+    assert table.moves() == ["c3-d4"]
+
+
+def test_a_slide_across_the_middle_cell_is_a_double_step():
+    position = setup("Cc1 Wb1 Ea1 ca9 ee9")
+    table = Table(position)
+    table.do("b1- b2+ +600 b2- b3+", gap=20)  # rests 600 ms on b2 on the way
+    table.settle()
+    assert table.moves() == ["b1-b3"]
+
+
+def test_a_warbler_resting_on_the_middle_cell_is_not_committed_early():
+    position = setup("Cc1 Wb1 Ea1 ca9 ee9")
+    table = Table(position)
+    table.do("b1- b2+", gap=20)
+    table.wait(600)  # still for longer than settle_ms: b1-b2 could still become b1-c3
+    assert table.moves() == []
+    table.wait(1000)
+    assert table.moves() == ["b1-b2"]
+
+
+def test_a_fast_reply_commits_the_move_before_it():
+    position = setup("Cc1 Wb1 Ea1 ca9 ee9")
+    table = Table(position)
+    table.do("b1- b2+ ", gap=20)
+    table.do("e9- e8+", pause=60, gap=200)  # blue starts 60 ms later
+    table.settle()
+    assert table.moves() == ["b1-b2", "e9-e8"]
+
+
+def test_a_slide_whose_target_closes_first():
+    table = Table(START())
+    table.do("c4+ c3-", gap=20)
+    table.settle()
+    assert table.moves() == ["c3-c4"]
+
+
+@pytest.mark.parametrize(
+    ("hands", "name"),
+    [
+        ("e5- +500 f5- +500 f5+", "capturer first"),
+        ("f5- +500 e5- +500 f5+", "captured piece first"),
+        ("e5- +500 f5- +5 f5+", "captured piece pushed off, a 5 ms flicker"),
+    ],
+)
+def test_a_capture_in_any_order(hands, name):
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    table.do(hands, gap=0)
+    table.settle()
+    assert table.moves() == ["e5xf5"], name
+
+
+def test_a_capturer_lifted_and_held_in_the_air_is_not_a_capture():
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    table.do("e5-")
+    table.wait(10_000)
+    assert table.moves() == []
+    assert not of(MoveRefused, table.signals)
+    table.do("f5- +5 f5+", gap=0)  # now the capture, pushing the egg off
+    table.settle()
+    assert table.moves() == ["e5xf5"]
+
+
+def test_a_touch_on_the_target_before_the_capturer_left_proves_nothing():
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    table.do("f5- f5+")  # nudged and put back
+    table.do("e5-", pause=2000)  # then lifted and held
+    table.wait(5000)
+    assert table.moves() == []
+
+
+def test_when_two_captures_look_alike_the_player_is_asked():
+    # The warbler could take d6 or e6 (both neighbours); both cells flickered.
+    table = Table(setup("Ca1 We5 ed6 ee6 ee9 ca9"))
+    table.do("e5- +300 d6- +5 d6+ e6- +5 e6+", gap=0)
+    signals = table.settle()
+    questions = of(MoveQuestion, signals)
+    assert [set(map(str, q.options)) for q in questions] == [{"e5xd6", "e5xe6"}]
+    assert table.moves() == []
+    with pytest.raises(CommandError):
+        table.referee.answer(Move.from_text("e5xf5"), table.time)
+    table.signals += table.referee.answer(Move.from_text("e5xe6"), table.time)
+    assert table.moves() == ["e5xe6"]
+
+
+def test_a_compulsory_capture_is_announced_at_the_start_of_the_turn():
+    table = Table(setup("Ca1 Ec3 Wb4 ed4 ee9 ca9"))
+    turn = of(TurnStarted, table.signals)[0]
+    assert turn.side is Side.RED
+    assert set(map(str, turn.captures)) == {"c3xd4", "b4xd4"}
+    assert texts([turn])[0].startswith("turn red: capture compulsory: ")
+
+
+def test_a_side_without_a_move_passes_at_once():
+    table = Table(setup("Ca1 Ea2 cf6 eh4", "b"))  # blue steps f6-e5 or f6-f5...
+    assert table.moves() == []
+    table = Table(setup("Ea9 Ce9 ca1 ee5"))  # red is stuck: it passes for itself
+    assert table.moves() == ["pass"]
+    assert of(TurnStarted, table.signals)[-1].side is Side.BLUE
+    table.do("e5- e4+")
+    table.settle()
+    assert table.moves() == ["pass", "e5-e4", "pass"]
+
+
+# -- illegal moves and putting the nest right -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pieces", "hands", "attempt", "rule", "fix"),
+    [
+        ("Ca1 Ee5 ee9 ca9", "e5- f5+", "e5-f5", Rule.NOT_FORWARD, "move the piece on f5 to e5"),
+        ("Ca1 Ee5 ee9 ca9", "e5- e7+", "e5-e7", Rule.TOO_FAR, "move the piece on e7 to e5"),
+        ("Ca1 We5 Ed6 ee9 ca9", "e5- c7+", "e5-c7", Rule.BLOCKED, "move the piece on c7 to e5"),
+        ("Ca1 We5 eg5 ee9 ca9", "e5- e6+", "e5-e6", Rule.CAPTURE_COMPULSORY, "move the piece on e6 to e5"),
+        ("Ca1 Ee3 ee5 ca9", "e5- e4+", "e5-e4", Rule.NOT_YOUR_TURN, "move the piece on e4 to e5"),
+        ("Ca1 Ee3 ee5 ca9", "e3- e5- e5+", "e3xe5", Rule.TOO_FAR, "move the piece on e5 to e3"),
+    ],
+)
+def test_an_illegal_move_is_refused_with_its_rule_and_undone_step_by_step(pieces, hands, attempt, rule, fix):
+    table = Table(setup(pieces))
+    table.do(hands)
+    table.settle()
+    refused = of(MoveRefused, table.signals)
+    assert len(refused) == 1
+    assert (str(refused[0].attempt), refused[0].rule) == (attempt, rule)
+    correction = of(CorrectionNeeded, table.signals)[0]
+    assert correction.cause is CorrectionCause.ILLEGAL_MOVE
+    assert correction.steps[0].to_text() == fix
+    assert table.referee.mode is Mode.CORRECTING
+    # Undo it as asked; the game goes on.
+    for step in correction.steps:
+        if step.kind is FixKind.MOVE:
+            table.do(f"{step.source}- {step.target}+")
+        else:
+            table.do(f"{step.target}+")
+    table.settle()
+    assert of(Corrected, table.signals)
+    assert table.referee.mode is Mode.PLAYING
+    assert table.moves() == []
+    assert table.nfn() == setup(pieces).to_nfn()
+
+
+def test_the_plan_is_made_anew_after_every_change():
+    table = Table(setup("Ca1 Ee5 ee9 ca9"))
+    table.do("e5- f5+")
+    table.settle()
+    table.do("f5-")  # the egg is in the hand now
+    table.settle()
+    plans = [signal.steps for signal in of(CorrectionNeeded, table.signals)]
+    assert [step.to_text() for step in plans[-1]] == ["put a red egg on e5"]
+    table.do("g5+")  # put down on the wrong cell again
+    table.settle()
+    assert [step.to_text() for step in of(CorrectionNeeded, table.signals)[-1].steps] == ["move the piece on g5 to e5"]
+    assert table.referee.mode is Mode.CORRECTING
+    table.do("g5- e5+")
+    table.settle()
+    assert of(Corrected, table.signals)
+
+
+def test_strict_refereeing_waits_for_the_nest_to_match_before_a_legal_move():
+    table = Table(setup("Ca1 Ee5 ee9 ca9"))
+    table.do("e5- f5+")
+    table.settle()
+    table.do("f5- e6+")  # straight on to a legal cell, without putting it back first
+    table.settle()
+    assert table.moves() == []
+    table.do("e6- e5+")
+    table.settle()
+    table.do("e5- e6+")
+    table.settle()
+    assert table.moves() == ["e5-e6"]
+
+
+def test_a_knocked_over_piece_is_put_back():
+    table = Table(START())
+    table.do("a7-")  # blue's egg knocked off while red is to move
+    table.settle()
+    refused = of(MoveRefused, table.signals)[0]
+    assert refused.rule is Rule.NOT_YOUR_TURN
+    assert "blue egg on a7" in refused.reason
+    assert [step.to_text() for step in of(CorrectionNeeded, table.signals)[0].steps] == ["put a blue egg on a7"]
+
+
+def test_an_extra_piece_is_taken_off():
+    table = Table(START())
+    table.do("e5+")
+    table.settle()
+    correction = of(CorrectionNeeded, table.signals)[0]
+    assert correction.cause is CorrectionCause.DISTURBED
+    assert [step.to_text() for step in correction.steps] == ["take the piece off e5"]
+
+
+def test_two_pieces_moved_at_once():
+    table = Table(START())
+    table.do("c3- c4+ e3- e4+", gap=50)
+    table.settle()
+    assert table.moves() == []
+    refused = of(MoveRefused, table.signals)[0]
+    assert refused.attempt is None
+    assert "one move at a time" in refused.reason
+
+
+def test_lenient_refereeing_warns_about_a_missed_capture():
+    position = setup("Ca1 We5 eg5 ee9 ca9")
+    strict = Table(position)
+    strict.do("e5- e6+")
+    strict.settle()
+    assert strict.moves() == []
+    lenient = Table(position, settings=Settings(lenient=True))
+    lenient.do("e5- e6+")
+    lenient.settle()
+    assert lenient.moves() == ["e5-e6"]
+    missed = of(MissedCapture, lenient.signals)[0]
+    assert [str(m) for m in missed.captures] == ["e5xg5"]
+    lenient.do("e6- d5+")  # a backward move is still refused
+    lenient.settle()
+    assert of(MoveRefused, lenient.signals)
+
+
+# -- the end of a game, sets, set-up ----------------------------------------------------------
+
+
+def test_a_win_the_set_score_and_the_next_games_setup():
+    table = Table(setup("Ca1 Ee5 cf5 ea9"))
+    table.do("e5- f5- f5+", gap=200)
+    table.settle()
+    over = of(GameOver, table.signals)[0]
+    assert over.outcome == Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED)
+    assert (over.score, over.set_winner) == ((1, 0), None)
+    setup_signal = of(SetupNeeded, table.signals)[-1]
+    assert (setup_signal.lineup, setup_signal.starter) == ("standard", Side.BLUE)
+    lineup = set(Position.from_lineup().occupied())
+    assert set(setup_signal.fill) == lineup - {"a1", "f5", "a9"}
+    assert set(setup_signal.empty) == {"f5"} - lineup
+    assert table.referee.mode is Mode.SETUP
+    assert table.referee.outcome == over.outcome
+
+
+def test_the_next_game_starts_when_the_nest_shows_the_lineup():
+    table = Table(setup("Ca1 Ee5 cf5 ea9"))
+    table.do("e5- f5- f5+", gap=200)
+    table.settle()
+    setup_signal = of(SetupNeeded, table.signals)[-1]
+    table.do(
+        " ".join(f"{cell}-" for cell in setup_signal.empty) + " " + " ".join(f"{c}+" for c in setup_signal.fill), gap=40
+    )
+    table.settle()
+    started = of(GameStarted, table.signals)[-1]
+    assert (started.number, started.starter) == (2, Side.BLUE)
+    assert of(TurnStarted, table.signals)[-1].side is Side.BLUE
+    assert table.referee.mode is Mode.PLAYING
+
+
+def test_two_wins_take_the_set_and_draws_do_not_count():
+    games = GameSet(Side.RED, (Outcome(Side.RED, WinCondition.CUCKOO_TOOK_NEST), DRAW))
+    table = Table(setup("Ca1 Ee5 cf5 ea9"))
+    table.referee.games = games
+    table.referee.number = 3
+    table.do("e5- f5- f5+", gap=200)
+    table.settle()
+    over = of(GameOver, table.signals)[0]
+    assert (over.score, over.set_winner) == ((2, 0), Side.RED)
+    assert texts([over]) == ["game over: red wins: blue's cuckoo was captured (condition 2); set 2-0, red wins the set"]
+    assert of(SetupNeeded, table.signals)[-1].starter is Side.RED  # a new set: red starts
+
+
+def test_resigning_and_starting_a_new_game():
+    table = Table(START())
+    table.signals += table.referee.resign(Side.BLUE, table.time)
+    assert of(GameOver, table.signals)[0].outcome == Outcome(Side.RED, None)
+    with pytest.raises(CommandError):
+        table.referee.resign(Side.BLUE, table.time)
+    table.settle()  # the nest shows the lineup already: game 2 starts, blue first
+    assert of(GameStarted, table.signals)[-1].number == 2
+    table.signals += table.referee.new_game(table.time)
+    assert of(GameAbandoned, table.signals)[-1].number == 2
+    table.settle()
+    assert of(GameStarted, table.signals)[-1].number == 2  # played again: the abandoned one does not count
+
+
+# -- taking back ------------------------------------------------------------------------------
+
+
+def test_taking_back_a_capture_puts_the_captured_piece_back():
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    table.do("e5- f5- f5+", gap=200)
+    table.settle()
+    assert table.moves() == ["e5xf5"]
+    table.signals += table.referee.take_back(table.time)
+    assert [str(s.move) for s in of(TakenBack, table.signals)] == ["e5xf5"]
+    steps = of(CorrectionNeeded, table.signals)[-1].steps
+    assert of(CorrectionNeeded, table.signals)[-1].cause is CorrectionCause.TAKE_BACK
+    assert [step.to_text() for step in steps] == ["put a red egg on e5"]
+    table.do("f5- e5+ f5+")
+    table.settle()
+    assert of(Corrected, table.signals)
+    assert of(TurnStarted, table.signals)[-1].side is Side.RED
+    assert table.nfn() == setup("Ca1 Ee5 ef5 ee9 ca9").to_nfn()
+
+
+def test_taking_back_the_winning_move_reopens_the_game():
+    table = Table(setup("Ca1 Ee5 cf5 ea9"))
+    table.do("e5- f5- f5+", gap=200)
+    table.wait(400)
+    assert of(GameOver, table.signals)
+    table.signals += table.referee.take_back(table.time)
+    assert table.referee.games.score == (0, 0)
+    table.do("f5- e5+ f5+")
+    table.settle()
+    assert table.referee.mode is Mode.PLAYING
+    assert table.referee.number == 1
+
+
+def test_nothing_to_take_back():
+    table = Table(START())
+    with pytest.raises(CommandError, match="no move to take back"):
+        table.referee.take_back(table.time)
+
+
+# -- faulty sensors ---------------------------------------------------------------------------
+
+
+def test_a_flickering_cell_is_reported_and_the_game_goes_on_around_it():
+    table = Table(START())
+    table.do(" ".join(["h5+", "h5-"] * 25), gap=10)  # a loose wire on h5
+    faults = of(SensorFault, table.signals)
+    assert [(f.cell, f.problem) for f in faults] == [("h5", SensorProblem.FLICKERING)]
+    table.do("c3- c4+")
+    table.settle()
+    assert table.moves() == ["c3-c4"]
+    assert not of(MoveRefused, table.signals)
+    assert of(SensorRecovered, table.signals)  # quiet for recover_ms: used again
+
+
+def test_a_stuck_cell_is_reported_after_a_resume_and_the_game_goes_on():
+    position = Position.from_lineup()
+    occupied = set(position.occupied()) | {"e5"}  # e5's switch is stuck closed
+    from firmware_host.referee.referee import Referee
+
+    referee = Referee(position.nest, settings=Settings(), lineup="standard", occupied=occupied, now=0)
+    signals = referee.resume_game(position, games=referee.games, number=1, starter=Side.RED, now=0)
+    assert of(CorrectionNeeded, signals)[0].cause is CorrectionCause.RESUMED
+    assert [s.to_text() for s in of(CorrectionNeeded, signals)[0].steps] == ["take the piece off e5"]
+    assert referee.next_deadline() is None  # nobody has tried to fix it yet
+    signals = referee.sense("a3", False, 2000) + referee.sense("a3", True, 3000)  # the players try
+    signals += referee.tick(20_000)
+    assert [(f.cell, f.problem) for f in of(SensorFault, signals)] == [("e5", SensorProblem.STUCK)]
+    assert of(Corrected, signals)
+    assert referee.mode is Mode.PLAYING
+
+
+def test_timing_is_checked():
+    with pytest.raises(ValueError, match=r"timing\.settle_ms"):
+        Timing(settle_ms=-1)
+    with pytest.raises(ValueError, match="extend_ms must be at least"):
+        Timing(settle_ms=500, extend_ms=100)
