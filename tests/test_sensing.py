@@ -1,0 +1,105 @@
+"""The sensor filter: debounce, evidence of captures, faulty cells."""
+
+from __future__ import annotations
+
+from firmware_host.referee.sensing import CellChanged, FaultCleared, FaultFound, SensorFilter, Timing, Touched
+from firmware_host.referee.signals import SensorProblem
+from firmware_host.rules import Nest
+
+CELLS = Nest.default().cells
+
+
+def sensors(occupied=("c3",)) -> SensorFilter:
+    return SensorFilter(CELLS, occupied, Timing(), 0)
+
+
+def drain(filter_: SensorFilter, until: int):
+    events = []
+    while (due := filter_.next_deadline()) is not None and due <= until:
+        events += filter_.advance(due)
+    return events
+
+
+def test_a_reading_counts_once_it_has_lasted_the_debounce_time():
+    s = sensors()
+    assert s.read("c3", False, 100) == [Touched("c3", 100)]
+    assert s.next_deadline() == 130
+    assert s.advance(129) == []
+    assert s.advance(130) == [CellChanged("c3", False, 130)]
+    assert "c3" not in s.settled
+
+
+def test_bounce_shorter_than_the_debounce_time_never_counts():
+    s = sensors()
+    for time, occupied in ((100, False), (101, True), (103, False), (104, True)):
+        s.read("c3", occupied, time)
+    assert drain(s, 1000) == []
+    assert "c3" in s.settled
+
+
+def test_a_repeated_reading_changes_nothing():
+    s = sensors()
+    assert s.read("c3", True, 10) == []  # a glitch: + on an occupied cell
+    assert s.read("e5", False, 10) == []
+    assert s.next_deadline() is None
+
+
+def test_evidence_that_a_cell_was_empty_however_briefly():
+    s = sensors(("c3", "d4"))
+    s.read("c3", False, 1000)  # the capturer leaves
+    assert not s.was_empty_since("d4", 1000, grace=150)
+    s.read("d4", False, 1500)
+    s.read("d4", True, 1503)  # pushed off: 3 ms, never settles
+    assert s.was_empty_since("d4", 1000, grace=150)
+    assert not s.was_empty_since("d4", 1600, grace=50)
+    assert s.was_empty_since("d4", 1600, grace=150)  # just before the capturer left
+    assert not s.was_empty_since("d4", 1600, grace=150, floor=1503)  # that flicker proved an earlier capture
+
+
+def test_the_bounce_of_a_piece_arriving_is_no_evidence():
+    s = sensors(("c3",))
+    s.read("d4", True, 1000)  # a piece arrives on d4, bouncing
+    s.read("d4", False, 1001)
+    s.read("d4", True, 1002)
+    drain(s, 2000)
+    assert not s.was_empty_since("d4", 1050, grace=150)
+
+
+def test_a_chattering_cell_is_faulty_until_it_calms_down():
+    s = sensors()
+    events = []
+    for k in range(40):
+        events += s.read("h5", k % 2 == 0, 100 + 5 * k)
+    assert FaultFound("h5", SensorProblem.FLICKERING) in events
+    assert "h5" in s.faulty
+    assert s.read("h5", True, 400) == []  # ignored while faulty
+    later = drain(s, 10_000)
+    assert FaultCleared("h5") in later
+    assert "h5" not in s.faulty
+    assert ("h5" in s.settled) == ("h5" in s.raw)
+
+
+def test_a_slowly_flickering_cell_is_faulty_too():
+    s = sensors()
+    events = []
+    for k in range(8):
+        events += s.read("h5", k % 2 == 0, 100 + 200 * k)
+        events += drain(s, 100 + 200 * k + 100)
+    assert FaultFound("h5", SensorProblem.FLICKERING) in events
+
+
+def test_a_stuck_cell_is_trusted_again_when_it_changes():
+    s = sensors(("e5",))
+    assert s.mark_stuck("e5") == FaultFound("e5", SensorProblem.STUCK)
+    assert s.read("e5", False, 500) == [FaultCleared("e5"), Touched("e5", 500)]
+    assert drain(s, 1000) == [CellChanged("e5", False, 530)]
+    assert "e5" not in s.faulty
+
+
+def test_the_run_of_changes_going_on_at_a_moment():
+    s = sensors(("d4",))
+    for time, occupied in ((1000, False), (1003, True), (1010, False), (1012, True), (1100, False), (1104, True)):
+        s.read("d4", occupied, time)
+    assert s.burst_end("d4", 1000) == 1012
+    assert s.burst_end("d4", 1005) == 1012
+    assert s.burst_end("d4", 1100) == 1104

@@ -1,0 +1,145 @@
+"""The game record in SQLite, on disk."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from firmware_host.referee.referee import Settings
+from firmware_host.referee.service import RefereeService
+from firmware_host.referee.signals import CorrectionNeeded, Signal, TurnStarted
+from firmware_host.referee.store import GameStore, StoreError
+from firmware_host.rules import Nest, Outcome, Position, Side, WinCondition
+from tests.helpers import setup
+
+NEST = Nest.default()
+
+
+def clock() -> float:
+    return 1_800_000_000.0
+
+
+def service(path, start: Position | None = None, occupied=None, heard=None):
+    store = GameStore(path, nest=NEST, clock=clock)
+    heard = heard if heard is not None else []
+    start = start or Position.from_lineup()
+    return RefereeService.start(
+        NEST,
+        settings=Settings(),
+        store=store,
+        announce=heard.append,
+        lineup="standard",
+        occupied=start.occupied() if occupied is None else occupied,
+        now=0,
+        position=start,
+    )
+
+
+def play(svc: RefereeService, script: str, time: int) -> int:
+    for token in script.split():
+        svc.sense(token[:-1], token[-1] == "+", time)
+        time += 300
+    while (due := svc.referee.next_deadline()) is not None:
+        svc.tick(due)
+        time = max(time, due)
+    return time + 1000
+
+
+def test_the_database_is_durable_and_in_wal_mode(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    assert svc.store._db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert svc.store._db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+    svc.store.close()
+
+
+def test_every_accepted_move_is_on_disk_before_it_is_announced(tmp_path):
+    path = tmp_path / "games.sqlite"
+    seen_on_disk: list[list[str]] = []
+
+    def announce(signal: Signal) -> None:
+        # Another connection reads the file the moment a signal is announced.
+        with sqlite3.connect(path) as other:
+            rows = other.execute("SELECT move FROM moves WHERE taken_back_at IS NULL ORDER BY id").fetchall()
+        seen_on_disk.append([move for (move,) in rows])
+
+    store = GameStore(path, nest=NEST, clock=clock)
+    svc = RefereeService.start(
+        NEST,
+        settings=Settings(),
+        store=store,
+        announce=announce,
+        lineup="standard",
+        occupied=Position.from_lineup().occupied(),
+        now=0,
+    )
+    play(svc, "c3- c4+", 1000)
+    assert seen_on_disk[-1] == ["c3-c4"]
+    store.close()
+
+
+def test_a_game_is_resumed_from_the_database(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    time = play(svc, "c3- c4+", 1000)
+    time = play(svc, "c7- d6+", time)
+    svc.store.close()
+    assert GameStore(path, nest=NEST, clock=clock).moves() == ["c3-c4", "c7-d6"]
+    # The process restarts; the nest still shows the game.
+    position = Position.from_lineup()
+    for move in ("c3-c4", "c7-d6"):
+        position.push(position.legal_moves()[[str(m) for m in position.legal_moves()].index(move)])
+    heard: list[Signal] = []
+    again = service(path, occupied=position.occupied(), heard=heard)
+    assert again.referee.position is not None
+    assert [str(m) for m in again.referee.position.move_stack] == ["c3-c4", "c7-d6"]
+    assert next(s for s in heard if isinstance(s, TurnStarted)).side is Side.RED
+    play(again, "c4- c5+", 1000)
+    assert again.store.moves() == ["c3-c4", "c7-d6", "c4-c5"]
+
+
+def test_a_resumed_game_whose_nest_no_longer_matches_is_put_right_first(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    play(svc, "c3- c4+", 1000)
+    svc.store.close()
+    heard: list[Signal] = []
+    service(path, occupied=Position.from_lineup().occupied(), heard=heard)  # c4 was put back on c3
+    correction = [s for s in heard if isinstance(s, CorrectionNeeded)]
+    assert correction[0].cause.name == "RESUMED"
+    assert [step.to_text() for step in correction[0].steps] == ["move the piece on c3 to c4"]
+
+
+def test_finished_games_sets_and_take_backs_are_kept(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path, start=setup("Ca1 Ee5 cf5 ea9"))
+    time = play(svc, "e5- f5- f5+", 1000)
+    svc.take_back(time)
+    time = play(svc, "f5- e5+ f5+", time)
+    time = play(svc, "e5- f5- f5+", time)
+    db = svc.store._db
+    assert db.execute("SELECT move, taken_back_at IS NOT NULL FROM moves ORDER BY id").fetchall() == [
+        ("e5xf5", 1),
+        ("e5xf5", 0),
+    ]
+    assert db.execute("SELECT number, result, condition, ended_at IS NOT NULL FROM games").fetchall() == [
+        (1, "red", 2, 1)
+    ]
+    saved = svc.store.load()
+    assert saved is not None
+    assert saved.games is not None
+    assert saved.games.outcomes == (Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED),)
+    assert (saved.number, saved.starter, saved.position) == (2, Side.BLUE, None)
+
+
+def test_not_a_database_or_another_nests(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a nestref game record"):
+        GameStore(junk, nest=NEST, clock=clock)
+    path = tmp_path / "games.sqlite"
+    service(path).store.close()
+    small = Nest.load("docs/examples/hexhex-3.toml")
+    with pytest.raises(StoreError, match="played on the nest hexhex-5, not hexhex-3"):
+        GameStore(path, nest=small, clock=clock).load()
