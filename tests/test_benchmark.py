@@ -19,3 +19,13 @@ def test_the_chess_perft_is_counted_like_ours():
     import chess
 
     assert [perft_speed.chess_perft(chess.Board(), depth) for depth in range(4)] == [1, 20, 400, 8902]
+
+
+def test_the_referee_benchmark_reports_the_time_per_change(capsys):
+    from benchmarks import referee_speed
+
+    assert referee_speed.main(["--games", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("2 games, ")
+    assert lines[2].startswith("per change: median ")
+    assert lines[-1].startswith("budget: ")

@@ -364,11 +364,8 @@ class Referee:
     def _cells_of(self, move: Move) -> set[str]:
         """The cells a move touches: its origin, its target and a middle cell crossed."""
         assert move.origin is not None and move.target is not None
-        cells = {move.origin, move.target}
-        line = self.nest.line(move.origin, move.target)
-        if line is not None and line[1] == 2:
-            cells.add(str(self.nest.neighbour(move.origin, line[0])))
-        return cells
+        middle = self.nest.between(move.origin, move.target)
+        return {move.origin, move.target} | ({middle} if middle else set())
 
     def _current_view(self) -> TurnView:
         assert self._view is not None and self.position is not None

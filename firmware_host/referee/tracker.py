@@ -51,31 +51,21 @@ class TurnView:
         self.own = frozenset(cell for cell, piece in self.pieces.items() if piece.side is self.side)
         self.liftable = self.own | {move.target for move in self.captures if move.target}
         # The cells a piece of each origin may touch on its way: targets and middles.
+        nest = position.nest
         self.path: dict[str, set[str]] = {}
+        middles = set()  # (origin, middle) of every double step
         for move in self.moves:
             assert move.origin is not None and move.target is not None
             cells = self.path.setdefault(move.origin, set())
             cells.add(move.target)
-            line = position.nest.line(move.origin, move.target)
-            if line is not None and line[1] == 2:
-                middle = position.nest.neighbour(move.origin, line[0])
-                assert middle is not None
+            middle = nest.between(move.origin, move.target)
+            if middle is not None:
                 cells.add(middle)
+                if not move.is_capture:
+                    middles.add((move.origin, middle))
         self.targets = {(move.origin, move.target): move for move in self.moves if not move.is_capture}
         # A step a warbler or cuckoo may still extend into a double step, sliding on.
-        self.extendable = frozenset(
-            move
-            for move in self.moves
-            if not move.is_capture and any(self._continues(move, other) for other in self.moves)
-        )
-
-    def _continues(self, step: Move, double: Move) -> bool:
-        nest = self.position.nest
-        assert step.origin is not None and step.target is not None
-        if double.origin != step.origin or double.is_capture or double.target is None:
-            return False
-        line = nest.line(step.origin, double.target)
-        return line is not None and line[1] == 2 and nest.neighbour(step.origin, line[0]) == step.target
+        self.extendable = frozenset(move for move in self.targets.values() if (move.origin, move.target) in middles)
 
     def difference(self, occupied: Set[str], ignored: Set[str]) -> tuple[frozenset[str], frozenset[str]]:
         """The cells lifted and placed relative to this position, faulty ones left out."""

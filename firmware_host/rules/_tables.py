@@ -53,6 +53,7 @@ class MoveTables:
         for cell in nest.cells:
             q, r = nest.coordinates(cell)
             self.bit_of[cell] = 1 << ((r - r_min) * width + (q - q_min))
+        self.cell_of: dict[int, str] = {bit: cell for cell, bit in self.bit_of.items()}
         self.all_cells = sum(self.bit_of.values())
         offsets = {direction: direction.dr * width + direction.dq for direction in Direction}
         self.directions = {
@@ -70,6 +71,15 @@ class MoveTables:
     def bits(self, cells: frozenset[str] | set[str] | list[str]) -> int:
         """The board with exactly ``cells`` set."""
         return sum(self.bit_of[cell] for cell in cells)
+
+    def cells_of(self, board: int) -> list[str]:
+        """The cells set in ``board``."""
+        found = []
+        while board:
+            bit = board & -board
+            board ^= bit
+            found.append(self.cell_of[bit])
+        return found
 
     def _direction_tables(self, nest: Nest, direction: Direction, offset: int) -> DirectionTables:
         tables: tuple[MoveTable, ...] = ({}, {}, {}, {})

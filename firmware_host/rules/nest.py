@@ -106,6 +106,14 @@ class Nest:
         self._homebases = dict(homebases)
         self._lineups = {lineup.name: lineup for lineup in lineups}
         self._turned = _turned_cells(cells)
+        # The cell between two cells that lie two steps apart in a straight line.
+        self._between: dict[tuple[str, str], str] = {}
+        for cell, (q, r) in cells.items():
+            for direction in Direction:
+                middle = self._cell_at.get((q + direction.dq, r + direction.dr))
+                target = self._cell_at.get((q + 2 * direction.dq, r + 2 * direction.dr))
+                if middle is not None and target is not None:
+                    self._between[(cell, target)] = middle
 
     def __repr__(self) -> str:
         return f"<Nest {self.name}: {len(self.cells)} cells>"
@@ -205,6 +213,15 @@ class Nest:
                 path = (self._cell_at.get((q0 + dq * k, r0 + dr * k)) for k in range(1, steps))
                 return (direction, steps) if all(path) else None
         return None
+
+    def between(self, origin: str, target: str) -> str | None:
+        """The cell a straight move of two steps from ``origin`` to ``target`` crosses;
+        None if they are not two steps apart in a straight line of cells.
+
+        >>> Nest.default().between("e5", "c7")
+        'd6'
+        """
+        return self._between.get((origin, target))
 
     def distance(self, origin: str, target: str) -> int:
         """The number of steps between two cells, as if the nest had no holes.

@@ -27,6 +27,7 @@ class PositionError(NestrefError, ValueError):
 _State = tuple[int, int, int, int, int, int]
 
 _SIDES = (Side.RED, Side.BLUE)  # a side's index in the engine: 0 red, 1 blue
+_PIECES = {(side, kind): Piece(side, kind) for side in Side for kind in Kind}
 
 
 @cache
@@ -201,23 +202,24 @@ class Position:
     def pieces(self) -> dict[str, Piece]:
         """Every piece on the nest, by cell, in reading order from red's side."""
         _, (red, red_long, red_cuckoo, blue, blue_long, blue_cuckoo) = self._absolute_state()
-        found: dict[str, Piece] = {}
-        for cell in self.nest.cells:
-            bit = self._tables.bit_of[cell]
-            for side, everything, long_range, cuckoo in (
-                (Side.RED, red, red_long, red_cuckoo),
-                (Side.BLUE, blue, blue_long, blue_cuckoo),
-            ):
-                if everything & bit:
-                    kind = Kind.CUCKOO if cuckoo & bit else Kind.WARBLER if long_range & bit else Kind.EGG
-                    found[cell] = Piece(side, kind)
-        return found
+        found: dict[tuple[int, str], Piece] = {}
+        cell_of, index = self._tables.cell_of, self.nest.index
+        for side, everything, long_range, cuckoo in (
+            (Side.RED, red, red_long, red_cuckoo),
+            (Side.BLUE, blue, blue_long, blue_cuckoo),
+        ):
+            while everything:
+                bit = everything & -everything
+                everything ^= bit
+                kind = Kind.CUCKOO if cuckoo & bit else Kind.WARBLER if long_range & bit else Kind.EGG
+                cell = cell_of[bit]
+                found[(index(cell), cell)] = _PIECES[side, kind]
+        return {cell: piece for (_, cell), piece in sorted(found.items())}
 
     def occupied(self) -> frozenset[str]:
         """The cells that hold a piece: what the nest's sensors should read."""
-        _, (red, _, _, blue, _, _) = self._absolute_state()
-        both, bit_of = red | blue, self._tables.bit_of
-        return frozenset(cell for cell in self.nest.cells if both & bit_of[cell])
+        own, _, _, opponent, _, _ = self._state
+        return frozenset(self._tables.cells_of(own | opponent))
 
     def piece_at(self, cell: str) -> Piece | None:
         """The piece on ``cell``, or None. Raises :class:`NotationError` for a cell not on
