@@ -337,17 +337,18 @@ class Referee:
         if not lifted and not placed:
             self._candidate = None
             return []
+        # Only pieces in the air, and one of them an opponent's whose cell flickered since
+        # a piece of the mover's was lifted: a capture was made, though not a legal one.
+        attempt = None if placed else self._attempted_capture(lifted)
         if view.is_in_progress(occupied, ignored):
-            if placed and view.is_resting_between(occupied, ignored):
-                if at < self._last_change + self.timing.extend_ms:
-                    self._quiet_at = self._last_change + self.timing.extend_ms
-                    return []
-                return self._refuse(at)
             if not placed:
-                attempt = self._attempted_capture(lifted)
-                if attempt is not None:
-                    return self._refuse(at, attempt)
-            return []  # pieces in the air: a move under way
+                return [] if attempt is None else self._refuse(at, attempt)  # else a move under way
+            if not view.is_resting_between(occupied, ignored):
+                return []  # a legal move done while another piece is in the air
+            if at < self._last_change + self.timing.extend_ms:
+                self._quiet_at = self._last_change + self.timing.extend_ms  # it may slide on
+                return []
+            return self._refuse(at)
         if self._candidate is not None and self._view_after(self._candidate).is_in_progress(occupied, ignored):
             return []  # the other side may have started (say, lifting the piece it captures)
         if not placed and at < self._last_change + self.timing.extend_ms:
@@ -355,11 +356,7 @@ class Referee:
             # the refusal can name the move they make.
             self._quiet_at = self._last_change + self.timing.extend_ms
             return []
-        if not placed:
-            attempt = self._attempted_capture(lifted)
-            if attempt is not None:
-                return self._refuse(at, attempt)
-        return self._refuse(at)
+        return self._refuse(at, attempt)
 
     def _cells_of(self, move: Move) -> set[str]:
         """The cells a move touches: its origin, its target and a middle cell crossed."""
@@ -482,9 +479,6 @@ class Referee:
             return MoveRefused(None, rule, reason), None
         return MoveRefused(None, None, f"the {piece.label} on {cell} was lifted"), None
 
-    def _target_pieces(self) -> dict[str, Piece]:
-        return self._current_view().pieces
-
     def _mismatch(self) -> bool:
         lifted, placed = self._current_view().difference(self._occupied, self._ignored)
         return bool(lifted or placed)
@@ -502,7 +496,7 @@ class Referee:
         return [CorrectionNeeded(cause, self._plan)]
 
     def _correction_plan(self) -> tuple[FixStep, ...]:
-        wanted = self._target_pieces()
+        wanted = self._current_view().pieces
         ignored = self._ignored
         sensed = (set(self._occupied) - set(ignored)) | (set(wanted) & set(ignored))
         return plan_correction(self.nest, sensed, wanted)
