@@ -173,13 +173,28 @@ def run_referee(args: argparse.Namespace, out: TextIO) -> None:
             now=0,
             position=start,
         )
-        previous = 0
+        clock = 0  # the log's time reached so far
+
+        def wait_until(moment: int) -> None:
+            nonlocal clock
+            if args.speed and moment > clock:
+                time.sleep((moment - clock) / 1000 / args.speed)
+            clock = max(clock, moment)
+
+        def tick_until(moment: int | None) -> None:
+            """Let the referee decide what falls due before ``moment`` (None: ever)."""
+            for _ in range(10_000):
+                due = service.referee.next_deadline()
+                if due is None or (moment is not None and due >= moment):
+                    return
+                wait_until(due)
+                service.tick(due)
+
         for event in log.events:
-            if args.speed:
-                time.sleep(max(0, event.time_ms - previous) / 1000 / args.speed)
-            previous = event.time_ms
+            tick_until(event.time_ms)
+            wait_until(event.time_ms)
             service.sense(event.cell, event.occupied, event.time_ms)
-        service.settle()
+        tick_until(None)  # after the last line the nest stays as it is
         referee = service.referee
         position = referee.position
         if position is None:  # waiting for a set-up nest: report the lineup expected

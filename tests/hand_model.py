@@ -44,6 +44,9 @@ class Hand:
                 self.time_ms += self.rng.randint(0, 3)
                 self.events.append(SensorEvent(self.time_ms, cell, occupied))
 
+    def last_touched(self, cell: str) -> int:
+        return max((event.time_ms for event in self.events if event.cell == cell), default=-(10**9))
+
     def middle(self, move: Move) -> str | None:
         assert move.origin is not None and move.target is not None
         line = self.nest.line(move.origin, move.target)
@@ -98,6 +101,8 @@ class Hand:
     def capture(self, move: Move) -> None:
         assert move.origin is not None and move.target is not None
         order = self.rng.choice(("capturer first", "captured first", "pushed off", "pushed off early"))
+        if order == "pushed off early" and self.time_ms - self.last_touched(move.target) < 300:
+            order = "pushed off"  # a piece only just put down is not swept off before the capturer moves
         if order == "capturer first":
             self.change(move.origin, False)
             self.wait(100, 1500)
@@ -120,7 +125,7 @@ class Hand:
             self.change(move.target, False)
             self.wait(1, 15)
             self.change(move.target, True)
-            self.wait(1, 100)
+            self.wait(1, 80)
             self.change(move.origin, False)
 
     def game(self, position: Position, moves: list[Move]) -> list[SensorEvent]:

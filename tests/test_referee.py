@@ -363,7 +363,7 @@ def test_taking_back_a_capture_puts_the_captured_piece_back():
     assert [str(s.move) for s in of(TakenBack, table.signals)] == ["e5xf5"]
     steps = of(CorrectionNeeded, table.signals)[-1].steps
     assert of(CorrectionNeeded, table.signals)[-1].cause is CorrectionCause.TAKE_BACK
-    assert [step.to_text() for step in steps] == ["put a red egg on e5"]
+    assert [step.to_text() for step in steps] == ["move the piece on f5 to e5", "put a blue egg on f5"]
     table.do("f5- e5+ f5+")
     table.settle()
     assert of(Corrected, table.signals)
@@ -427,3 +427,128 @@ def test_timing_is_checked():
         Timing(settle_ms=-1)
     with pytest.raises(ValueError, match="extend_ms must be at least"):
         Timing(settle_ms=500, extend_ms=100)
+
+
+# -- hands that fooled an earlier version (found in review) ------------------------------------
+
+
+def at(table: Table, events: list[tuple[int, str]]):
+    """Readings at given times: ``(1000, "c3-")``."""
+    for time, token in events:
+        table.time = time
+        table.signals += table.referee.sense(token[:-1], token[-1] == "+", time)
+
+
+def test_a_piece_rocking_as_it_is_put_down_is_no_evidence_of_a_capture():
+    table = Table(setup("Ca1 Ec3 ed5 ca9 ee9"))
+    # Red steps c3-c4 and settles the egg; blue lifts d5 100 ms later and holds it.
+    at(table, [(1000, "c3-"), (1300, "c4+"), (1500, "c4-"), (1560, "c4+"), (1650, "d5-")])
+    table.wait(5000)
+    assert table.moves() == ["c3-c4"]
+    assert not of(GameOver, table.signals)
+    table = Table(START())  # the same rock, and blue plays on
+    at(table, [(1000, "c3-"), (1300, "c4+"), (1500, "c4-"), (1503, "c4+"), (1600, "e7-"), (2200, "e6+")])
+    table.settle()
+    assert table.moves() == ["c3-c4", "e7-e6"]
+
+
+def test_an_unanswered_question_is_not_answered_by_a_guess():
+    table = Table(setup("Ca1 We5 ed6 ee6 ee9 ca9"))
+    table.do("e5- +300 d6- +5 d6+ e6- +5 e6+", gap=0)
+    table.settle()
+    assert of(MoveQuestion, table.signals)
+    table.do("e9- e8+")  # blue moves on without anyone answering
+    table.settle()
+    assert table.moves() == []
+    refused = of(MoveRefused, table.signals)[-1]
+    assert (str(refused.attempt), refused.rule) == ("e9-e8", Rule.NOT_YOUR_TURN)
+
+
+def test_a_legal_move_made_while_another_own_piece_is_off_its_cell():
+    table = Table(START())
+    table.do("c3- c4+")
+    table.settle()
+    table.do("a7-", pause=500)  # blue knocks its own egg off
+    table.do("c7- c6+", pause=200)
+    table.settle()
+    assert table.moves() == ["c3-c4", "c7-c6"]
+    correction = of(CorrectionNeeded, table.signals)[-1]
+    assert correction.cause is CorrectionCause.DISTURBED
+    assert [step.to_text() for step in correction.steps] == ["put a blue egg on a7"]
+
+
+def test_a_captured_piece_pushed_onto_a_neighbour_and_picked_up_late():
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    at(table, [(1000, "e5-"), (1200, "f5-"), (1205, "g5+"), (1210, "f5+"), (1810, "g5-")])
+    table.settle()
+    assert table.moves() == ["e5xf5"]
+    assert not of(MoveRefused, table.signals)
+
+
+def test_a_short_glitch_repeating_on_one_cell_is_a_fault_not_a_frozen_game():
+    table = Table(START())
+    events = [(200 * k + 3, "h5+") for k in range(40)] + [(200 * k + 8, "h5-") for k in range(40)]
+    at(table, sorted([*events, (1010, "c3-"), (1410, "c4+")]))
+    assert [(f.cell, f.problem) for f in of(SensorFault, table.signals)] == [("h5", SensorProblem.FLICKERING)]
+    assert table.moves() == ["c3-c4"]
+
+
+def test_a_missing_piece_is_never_taken_for_a_stuck_sensor():
+    table = Table(START())
+    table.do("a7-")  # knocked to the floor
+    table.settle()
+    for _ in range(6):  # the players straighten other pieces while they look for it
+        table.do("a3- a3+", pause=2000)
+    table.wait(20_000)
+    assert not of(SensorFault, table.signals)
+    assert table.referee.mode is Mode.CORRECTING
+
+
+def test_a_capture_out_of_turn_is_named_and_undone_exactly():
+    table = Table(setup("Ca1 Ee5 wg5 ee9 ca9 Ea3"))
+    table.do("e5- g5- e5+")  # blue's warbler takes red's egg, red to move
+    table.settle()
+    refused = of(MoveRefused, table.signals)[0]
+    assert (str(refused.attempt), refused.rule) == ("g5xe5", Rule.NOT_YOUR_TURN)
+    steps = of(CorrectionNeeded, table.signals)[0].steps
+    assert [step.to_text() for step in steps] == ["move the piece on e5 to g5", "put a red egg on e5"]
+
+
+def test_a_control_pressed_while_a_move_is_provisional_acts_on_that_move():
+    table = Table(START())
+    table.do("c3- c4+")
+    table.settle()
+    table.do("c7- c6+")
+    table.settle()
+    table.do("e3- e4+")
+    table.time -= 200  # "take back" 100 ms after the egg lands: e3-e4 is still provisional
+    table.signals += table.referee.take_back(table.time)
+    assert [str(s.move) for s in of(TakenBack, table.signals)] == ["e3-e4"]
+    table = Table(START())
+    table.do("c3- c4+")
+    table.settle()
+    table.do("c7- c6+")
+    table.time -= 200
+    table.signals += table.referee.resign(Side.RED, table.time)
+    assert table.moves() == ["c3-c4", "c7-c6"]  # blue's move stands, then red resigns
+
+
+def test_lenient_a_capture_slid_with_a_pause_on_the_middle_cell():
+    table = Table(setup("Ca1 We5 ee7 ee9 ca9"), settings=Settings(lenient=True))
+    at(table, [(1000, "e5-"), (1050, "e6+"), (1450, "e6-"), (1500, "e7-"), (1505, "e7+")])
+    table.settle()
+    assert table.moves() == ["e5xe7"]
+    assert not of(MissedCapture, table.signals)
+
+
+def test_a_game_that_starts_decided_ends_at_once():
+    table = Table(Position.from_nfn("E3C/6/7/8/9/8/7/6/e3c r"))
+    assert of(GameOver, table.signals)[0].outcome.is_draw
+    assert table.referee.mode is Mode.SETUP
+
+
+def test_a_knocked_piece_is_a_disturbance_not_an_illegal_move():
+    table = Table(START())
+    table.do("a7-")
+    table.settle()
+    assert of(CorrectionNeeded, table.signals)[0].cause is CorrectionCause.DISTURBED

@@ -43,6 +43,13 @@ def test_a_position_header_comments_and_blank_lines():
     assert len(log.events) == 1  # a header after the first event is only a comment
 
 
+def test_header_spellings_a_byte_order_mark_and_long_zeros():
+    text = "\ufeff#  LINEUP : advanced-2   # on the club's nest\n00000000000000000000 a3-\n"
+    log = read_sensor_log(text, nest=NEST)
+    assert log.start_label == "advanced-2"
+    assert log.events[0].time_ms == 0
+
+
 def test_glitches_are_readings_not_errors():
     log = read_sensor_log("0 c3+\n0 e5-\n", nest=NEST)  # + on an occupied cell, - on an empty one
     assert len(log.events) == 2

@@ -143,3 +143,17 @@ def test_not_a_database_or_another_nests(tmp_path):
     small = Nest.load("docs/examples/hexhex-3.toml")
     with pytest.raises(StoreError, match="played on the nest hexhex-5, not hexhex-3"):
         GameStore(path, nest=small, clock=clock).load()
+
+
+def test_a_game_abandoned_and_started_again_stays_in_its_set(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    time = play(svc, "c3- c4+", 1000)
+    svc.new_game(time)  # abandoned: the nest must show the lineup again
+    time = play(svc, "c4- c3+", time)
+    svc.new_game(time)
+    play(svc, "e3- e4+", time + 1000)
+    db = svc.store._db
+    assert db.execute("SELECT count(*) FROM sets").fetchone() == (1,)
+    assert db.execute("SELECT number, abandoned FROM games ORDER BY id").fetchall() == [(1, 1), (1, 1), (1, 0)]
+    assert svc.store.moves() == ["e3-e4"]

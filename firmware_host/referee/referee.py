@@ -119,6 +119,7 @@ class Referee:
         self._before_game_over = (self.games, self.number, self.starter)  # for a take back
         self._outcome: Outcome | None = None  # of the last game, once it ended
         self._proof_used: dict[str, int] = {}  # cell: when a capture's piece landed there
+        self._set_started = False  # whether a game of the set in self.games has started
 
     @property
     def outcome(self) -> Outcome | None:
@@ -134,7 +135,13 @@ class Referee:
         default the first game of a new set that ``position``'s side to move starts."""
         self.games = games if games is not None else GameSet(first_starter=position.turn)
         self.number, self.starter, self.position = number, position.turn, position
-        signals: list[Signal] = [GameStarted(number, self.lineup, position.turn, position.to_nfn())]
+        signals: list[Signal] = [
+            GameStarted(number, self.lineup, position.turn, position.to_nfn(), new_set=games is None)
+        ]
+        self._set_started = True
+        outcome = position.outcome()
+        if outcome is not None:  # a position already decided
+            return signals + self._end_game(outcome, now)
         signals += self._start_turn(now)
         if self._mismatch():
             return signals + self._enter_correction(CorrectionCause.DISTURBED, now)
@@ -146,6 +153,7 @@ class Referee:
         if position.outcome() is not None:
             raise ValueError("a finished game cannot be resumed: set up the next one")
         self.games, self.number, self.starter, self.position = games, number, starter, position
+        self._set_started = True
         signals = self._start_turn(now)
         if self._mismatch():
             return signals + self._enter_correction(CorrectionCause.RESUMED, now)
@@ -154,6 +162,7 @@ class Referee:
     def await_setup(self, *, now: int, games: GameSet | None = None, number: int = 1) -> list[Signal]:
         """Wait for the nest to show the set's lineup; the game starts by itself."""
         self.games = games if games is not None else GameSet(first_starter=self.settings.first_starter)
+        self._set_started = games is not None
         self.number, self.starter = number, self.games.next_starter
         self.mode, self.position, self._view = Mode.SETUP, None, None
         self._setup_shown = None
@@ -184,12 +193,15 @@ class Referee:
     def take_back(self, now: int) -> list[Signal]:
         """Take back the last move (and the passes after it); the players are guided to
         put the nest back. Raises :class:`CommandError` if there is none."""
-        signals = self._advance(now)
+        signals = self._advance(now) + self._commit_provisional(now)
         position = self.position
         if position is None or not any(not move.is_pass for move in position.move_stack):
             raise CommandError("there is no move to take back")
         if self.mode is Mode.SETUP:  # the game had ended: it is open again
             self.games, self.number, self.starter = self._before_game_over
+            self._set_started = True
+        showed_it = self._view is not None and not self._mismatch()
+        before = position.copy()
         while True:
             ply = len(position.move_stack)
             move = position.pop()
@@ -197,13 +209,22 @@ class Referee:
             if not move.is_pass:
                 break
         self._view = TurnView(position, lenient=self.settings.lenient)
-        if self._mismatch():
-            return signals + self._enter_correction(CorrectionCause.TAKE_BACK, now)
-        return signals + self._start_turn(now) + self._turn_signal()
+        if not self._mismatch():
+            return signals + self._start_turn(now) + self._turn_signal()
+        steps = None
+        if showed_it and move.is_capture and move.origin and move.target:
+            # The nest shows the capture made: undo it exactly, capturer first.
+            pieces, captured = position.pieces(), position.piece_at(move.target)
+            assert captured is not None and before.piece_at(move.target) is not None
+            steps = (
+                FixStep(FixKind.MOVE, move.target, move.origin, pieces[move.origin]),
+                FixStep(FixKind.PLACE, None, move.target, captured),
+            )
+        return signals + self._enter_correction(CorrectionCause.TAKE_BACK, now, steps)
 
     def resign(self, side: Side, now: int) -> list[Signal]:
         """``side`` gives the game up. Raises :class:`CommandError` if no game is on."""
-        signals = self._advance(now)
+        signals = self._advance(now) + self._commit_provisional(now)
         if self.mode is Mode.SETUP or self.position is None:
             raise CommandError("no game is being played")
         return signals + self._end_game(Outcome(side.opponent, None), now)
@@ -224,6 +245,16 @@ class Referee:
         if self._question is None or move not in self._question:
             raise CommandError(f"{move} does not answer an open question")
         return signals + self._commit(move, now)
+
+    def _commit_provisional(self, now: int) -> list[Signal]:
+        """A move the nest shows, still provisional when a control is pressed, stands:
+        the player pressing "take back" means that move."""
+        if self.mode is not Mode.PLAYING or self._candidate is None:
+            return []
+        matches = self._current_view().matches(self._occupied, self._ignored, self._evidence)
+        if [(match.move, match.is_certain) for match in matches] != [(self._candidate, True)]:
+            return []
+        return self._commit(self._candidate, now)
 
     # -- time ---------------------------------------------------------------------------
 
@@ -304,8 +335,8 @@ class Referee:
             if matches[0].move != self._candidate:
                 self._candidate = matches[0].move
                 self._candidate_seen = at
-        elif view.difference(occupied, ignored) == (frozenset(), frozenset()):
-            self._candidate = None
+        elif matches or view.difference(occupied, ignored) == (frozenset(), frozenset()):
+            self._candidate = None  # all put back, or a doubt only the player can settle
         return signals
 
     def _on_quiet(self, at: int) -> list[Signal]:
@@ -337,26 +368,70 @@ class Referee:
         if not lifted and not placed:
             self._candidate = None
             return []
+        waited = at >= self._last_change + self.timing.extend_ms
+        if not waited:
+            self._quiet_at = self._last_change + self.timing.extend_ms  # in case we wait below
         # Only pieces in the air, and one of them an opponent's whose cell flickered since
         # a piece of the mover's was lifted: a capture was made, though not a legal one.
         attempt = None if placed else self._attempted_capture(lifted)
         if view.is_in_progress(occupied, ignored):
             if not placed:
                 return [] if attempt is None else self._refuse(at, attempt)  # else a move under way
-            if not view.is_resting_between(occupied, ignored):
-                return []  # a legal move done while another piece is in the air
-            if at < self._last_change + self.timing.extend_ms:
-                self._quiet_at = self._last_change + self.timing.extend_ms  # it may slide on
-                return []
-            return self._refuse(at)
+            if view.is_resting_between(occupied, ignored):  # it may slide on
+                return self._refuse(at) if waited else []
+            # A legal move made while another piece is still in the air (or knocked off).
+            return self._commit_with_strays(at) if waited else []
         if self._candidate is not None and self._view_after(self._candidate).is_in_progress(occupied, ignored):
             return []  # the other side may have started (say, lifting the piece it captures)
-        if not placed and at < self._last_change + self.timing.extend_ms:
-            # Pieces in the air that should not be: give them a moment to land, so that
-            # the refusal can name the move they make.
-            self._quiet_at = self._last_change + self.timing.extend_ms
-            return []
+        clear_attempt = len(lifted) == 1 and len(placed) == 1
+        if clear_attempt and self._legal_move_with_strays() is None:
+            return self._refuse(at)  # at once: the players see the problem while it is fresh
+        if not waited:
+            return []  # give pieces in the air a moment to land, so the refusal can name the move
+        if self._legal_move_with_strays() is not None:
+            return self._commit_with_strays(at)  # a legal move, and a piece knocked or pushed aside
         return self._refuse(at, attempt)
+
+    def _legal_move_with_strays(self) -> Move | None:
+        """A legal move the nest shows made, apart from a piece or two out of place away
+        from that move's cells: lifted (knocked off, or held), or for a capture, put on a
+        neighbour of its target (the captured piece pushed aside). Not a second move: a
+        piece lifted here and put there is one move too many, and no guess is made."""
+        view = self._current_view()
+        lifted, placed = view.difference(self._occupied, self._ignored)
+        found = []
+        for move in view.moves:
+            assert move.origin is not None and move.target is not None
+            if move.origin not in lifted:
+                continue
+            if move.is_capture:
+                if move.target not in self._occupied or not self._evidence(move.origin, move.target):
+                    continue
+            elif move.target not in placed:
+                continue
+            lifted_strays, placed_strays = lifted - {move.origin}, placed - {move.target}
+            if lifted_strays and placed_strays:
+                continue
+            if placed_strays and not (
+                move.is_capture and all(self.nest.distance(cell, move.target) == 1 for cell in placed_strays)
+            ):
+                continue
+            strays = lifted_strays | placed_strays
+            if strays and len(strays) <= 2 and not strays & self._cells_of(move):
+                found.append((len(strays), self.nest.index(move.origin), self.nest.index(move.target), move))
+        return min(found)[3] if found else None
+
+    def _commit_with_strays(self, at: int) -> list[Signal]:
+        """Commit the legal move the nest shows; then have the strays put right."""
+        move = self._legal_move_with_strays()
+        if move is None:  # another piece was taken for the move's: no legal move to keep
+            return self._refuse(at)
+        signals = self._commit(move, at, announce=False)
+        if self.mode is not Mode.PLAYING:
+            return signals
+        if self._mismatch():
+            return signals + self._enter_correction(CorrectionCause.DISTURBED, at)
+        return signals + self._turn_signal()
 
     def _cells_of(self, move: Move) -> set[str]:
         """The cells a move touches: its origin, its target and a middle cell crossed."""
@@ -375,24 +450,31 @@ class Referee:
         return TurnView(after, lenient=self.settings.lenient)
 
     def _attempted_capture(self, lifted: Set[str]) -> Move | None:
-        """A capture the nest shows made, though not a legal one: a piece of the mover's
-        lifted, and an opponent's piece whose cell read empty since and holds a piece
-        again (the capturer)."""
+        """A capture the nest shows made, though not a legal one: a piece lifted, and a
+        piece of the other side whose cell read empty since and holds a piece again (the
+        capturer). The mover's pieces first; then the other side's, out of turn.
+
+        A piece "capturing" one of its own side shows nothing this does not: lifting two
+        pieces and putting one back looks the same."""
         view = self._current_view()
         attempts = [
             Move(origin, target, True)
-            for origin in lifted & view.own
+            for origin in lifted
             for target, piece in view.pieces.items()
-            if piece.side is not view.side
+            if piece.side is not view.pieces[origin].side
             and target in self._occupied
             and target not in self._ignored
             and self._evidence(origin, target)
         ]
         # A legal one is still under way: another piece is in the air.
         attempts = [move for move in attempts if view.position.check_move(move, lenient=self.settings.lenient)]
-        return min(attempts, key=lambda m: self.nest.distance(str(m.origin), str(m.target)), default=None)
+        return min(
+            attempts,
+            key=lambda m: (str(m.origin) not in view.own, self.nest.distance(str(m.origin), str(m.target))),
+            default=None,
+        )
 
-    def _commit(self, move: Move, at: int) -> list[Signal]:
+    def _commit(self, move: Move, at: int, *, announce: bool = True) -> list[Signal]:
         position, view = self.position, self._current_view()
         assert position is not None
         side = position.turn
@@ -411,7 +493,8 @@ class Referee:
         outcome = position.outcome()
         if outcome is not None:
             return signals + self._end_game(outcome, at)
-        return signals + self._start_turn(at) + self._turn_signal()
+        signals += self._start_turn(at)
+        return signals + (self._turn_signal() if announce else [])
 
     def _start_turn(self, at: int) -> list[Signal]:
         """Begin the turn of the side to move in :attr:`position`; a side with no legal
@@ -436,7 +519,7 @@ class Referee:
 
     def _refuse(self, at: int, attempt: Move | None = None) -> list[Signal]:
         refused, steps = self._diagnose(attempt)
-        cause = CorrectionCause.ILLEGAL_MOVE if refused.rule is not None else CorrectionCause.DISTURBED
+        cause = CorrectionCause.ILLEGAL_MOVE if refused.attempt is not None else CorrectionCause.DISTURBED
         return [refused, *self._enter_correction(cause, at, steps)]
 
     def _diagnose(self, attempt: Move | None) -> tuple[MoveRefused, tuple[FixStep, ...] | None]:
@@ -455,9 +538,8 @@ class Referee:
             return MoveRefused(attempt, illegal.rule, illegal.reason), undo
         if len(placed) == 1:
             (cell,) = placed
-            origins = (lifted & view.own) or lifted
-            if origins:
-                origin = min(origins, key=lambda c: (self.nest.distance(c, cell), self.nest.index(c)))
+            if lifted:  # the piece lifted nearest to it moved there; the mover's on a tie
+                origin = min(lifted, key=lambda c: (self.nest.distance(c, cell), c not in view.own, self.nest.index(c)))
                 move = Move(origin, cell)
                 illegal = position.check_move(move, lenient=self.settings.lenient)
                 if illegal is not None:
@@ -515,15 +597,15 @@ class Referee:
         return [CorrectionNeeded(self._correction, plan)]
 
     def _stuck_deadline(self) -> int | None:
-        """In correction, when the one cell that keeps the nest from matching is to be
-        taken as faulty: it has not changed for ``stuck_ms`` while the players changed
-        other cells, trying to put the nest right."""
+        """In correction, when the one cell that keeps the nest from matching, reading a
+        piece where none should be, is to be taken as stuck: it has not changed for
+        ``stuck_ms`` while the players changed other cells, trying to put the nest right."""
         if self.mode is not Mode.CORRECTING:
             return None
         lifted, placed = self._current_view().difference(self._occupied, self._ignored)
-        if len(lifted | placed) != 1:
-            return None
-        (cell,) = lifted | placed
+        if lifted or len(placed) != 1:
+            return None  # a cell that reads empty may just be waiting for its piece: never stuck
+        (cell,) = placed
         if self._alone is None or self._alone[0] != cell:
             return None
         since = max(self._alone[1], self.sensors.last_change[cell])
@@ -532,8 +614,8 @@ class Referee:
         return since + self.timing.stuck_ms
 
     def _declare_stuck(self, at: int) -> list[Signal]:
-        lifted, placed = self._current_view().difference(self._occupied, self._ignored)
-        (cell,) = lifted | placed
+        _, placed = self._current_view().difference(self._occupied, self._ignored)
+        (cell,) = placed
         fault = self.sensors.mark_stuck(cell)
         self._quiet_at = at  # decide at once: the nest may match now
         return [SensorFault(fault.cell, fault.problem)]
@@ -547,6 +629,7 @@ class Referee:
         signals: list[Signal] = [GameOver(outcome, games.score, games.winner)]
         if games.is_over():
             self.games, self.number = GameSet(first_starter=self.settings.first_starter), 1
+            self._set_started = False
         else:
             self.games, self.number = games, self.number + 1
         self.starter = self.games.next_starter
@@ -580,5 +663,8 @@ class Referee:
             return signals
         position = Position.from_lineup(self.lineup, turn=self.starter, nest=self.nest)
         self.position = position
-        signals.append(GameStarted(self.number, self.lineup, self.starter, position.to_nfn()))
+        signals.append(
+            GameStarted(self.number, self.lineup, self.starter, position.to_nfn(), new_set=not self._set_started)
+        )
+        self._set_started = True
         return signals + self._start_turn(at) + self._turn_signal()

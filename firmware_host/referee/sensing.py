@@ -32,18 +32,21 @@ class Timing:
     extend_ms: int = 1000
     """...or this long, when the piece could still slide on (a warbler or cuckoo resting
     on the middle cell of a double step), or rests where it may only pass."""
-    capture_grace_ms: int = 150
+    capture_grace_ms: int = 100
     """A captured piece's cell may read empty this long before the capturer's cell does
     (a capturer slid onto its target pushes the captured piece off while it still
-    touches its own cell) and still count as evidence of the capture."""
+    touches its own cell) and still count as evidence of the capture, provided the
+    captured piece had stood still for ``settle_ms`` (a piece rocking as it is put down
+    proves nothing)."""
     flicker_changes: int = 40
     """A cell whose raw reading changes this often within ``flicker_window_ms`` is
     faulty: a hand makes at most about three changes a second on one cell, and each
     bounces a few times at most."""
     flicker_window_ms: int = 1000
     slow_flicker_changes: int = 8
-    """A cell whose settled reading changes this often within ``slow_flicker_window_ms``
-    is faulty too: that is four lifts and put-backs in two seconds, which no one does."""
+    """A cell whose reading changes, or glitches too briefly to settle, this often within
+    ``slow_flicker_window_ms`` is faulty too: that is four lifts and put-backs in two
+    seconds, which no one does."""
     slow_flicker_window_ms: int = 2000
     recover_ms: int = 5000
     """A flickering cell is used again once it has been still this long."""
@@ -100,8 +103,15 @@ class SensorFilter:
         # Before the first reading nothing is known to have changed: "long ago".
         self.last_change: dict[str, int] = dict.fromkeys(cells, LONG_AGO)
         self.last_emptied: dict[str, int] = dict(self.last_change)  # read empty after a settled piece
+        # Read empty after a piece had stood there for settle_ms: not the rocking of a
+        # piece just put down.
+        self.last_emptied_steady: dict[str, int] = dict(self.last_change)
+        self.settled_at: dict[str, int] = dict(self.last_change)  # when the settled reading last changed
+        self._steady: dict[str, bool] = {}  # whether the cell's burst of changes began on a steady piece
         self._recent: dict[str, deque[int]] = {cell: deque() for cell in self.last_change}  # raw changes
-        self._recent_settled: dict[str, deque[int]] = {cell: deque() for cell in self.last_change}
+        # Debounce periods ended, whether or not the reading changed: a settled change,
+        # or a glitch too short to settle.
+        self._episodes: dict[str, deque[int]] = {cell: deque() for cell in self.last_change}
         self._due: dict[str, int] = {}  # cell: when its raw reading becomes settled
         self.faulty: dict[str, SensorProblem] = {}
 
@@ -110,9 +120,13 @@ class SensorFilter:
         if occupied == (cell in self.raw):
             return []
         (self.raw.add if occupied else self.raw.discard)(cell)
+        if now - self.last_change[cell] >= self.timing.debounce_ms:  # a new burst, not a bounce
+            self._steady[cell] = cell in self.settled and now - self.settled_at[cell] >= self.timing.settle_ms
+            if not occupied and cell in self.settled:  # a settled piece starts to leave
+                self.last_emptied[cell] = now
         self.last_change[cell] = now
-        if not occupied and cell in self.settled:  # not the bounce of a piece just arriving
-            self.last_emptied[cell] = now
+        if not occupied and self._steady.get(cell):
+            self.last_emptied_steady[cell] = now
         if self.faulty.get(cell) is SensorProblem.STUCK:
             # A stuck cell that changes after all is trusted again.
             del self.faulty[cell]
@@ -156,23 +170,25 @@ class SensorFilter:
             del self._due[cell]
             if (cell in self.raw) != (cell in self.settled):
                 (self.settled.add if cell in self.raw else self.settled.discard)(cell)
+                self.settled_at[cell] = at
                 events.append((at, CellChanged(cell, cell in self.raw, at)))
-                recent = self._recent_settled[cell]
-                recent.append(at)
-                while recent[0] <= at - self.timing.slow_flicker_window_ms:
-                    recent.popleft()
-                if len(recent) >= self.timing.slow_flicker_changes:
-                    self.faulty[cell] = SensorProblem.FLICKERING
-                    events.append((at, FaultFound(cell, SensorProblem.FLICKERING)))
+            episodes = self._episodes[cell]
+            episodes.append(at)
+            while episodes[0] <= at - self.timing.slow_flicker_window_ms:
+                episodes.popleft()
+            if len(episodes) >= self.timing.slow_flicker_changes:
+                self.faulty[cell] = SensorProblem.FLICKERING
+                events.append((at, FaultFound(cell, SensorProblem.FLICKERING)))
         for cell, problem in list(self.faulty.items()):
             calm_since = self.last_change[cell] + self.timing.recover_ms
             if problem is SensorProblem.FLICKERING and calm_since <= now:
                 del self.faulty[cell]
                 self._recent[cell].clear()
-                self._recent_settled[cell].clear()
+                self._episodes[cell].clear()
                 events.append((calm_since, FaultCleared(cell)))
                 if (cell in self.raw) != (cell in self.settled):
                     (self.settled.add if cell in self.raw else self.settled.discard)(cell)
+                    self.settled_at[cell] = calm_since
                     events.append((calm_since, CellChanged(cell, cell in self.raw, calm_since)))
         events.sort(key=lambda item: item[0])
         return [event for _, event in events]
@@ -193,9 +209,11 @@ class SensorFilter:
         return end
 
     def was_empty_since(self, cell: str, since: int, *, grace: int, floor: int = LONG_AGO) -> bool:
-        """Whether ``cell`` read empty, however briefly, at some moment after ``since``,
-        or was emptied up to ``grace`` before it; but not before ``floor``."""
+        """Whether ``cell``, which reads occupied now, read empty, however briefly, at
+        some moment after ``since``; or, up to ``grace`` before it, read empty after its
+        piece had stood still for ``settle_ms``. Either after ``floor``. (A cell that
+        reads empty now shows a capture under way, not one made.)"""
         if cell not in self.raw:
-            return True
-        change, emptied = self.last_change[cell], self.last_emptied[cell]
+            return False
+        change, emptied = self.last_change[cell], self.last_emptied_steady[cell]
         return (change > since and change > floor) or (emptied >= since - grace and emptied > floor)

@@ -15,7 +15,7 @@ from firmware_host.errors import NestrefError
 from firmware_host.rules import Nest, Position
 
 _CHANGE = re.compile(r"([a-z]+[0-9]+)([+-])")
-_HEADER = re.compile(r"#\s*(lineup|position)\s*:\s*(.*?)\s*")
+_HEADER = re.compile(r"#\s*(lineup|position)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
 
 
 class SensorLogError(NestrefError, ValueError):
@@ -53,6 +53,7 @@ def read_sensor_log(text: str, *, nest: Nest, source: str = "<sensor log>") -> S
     label: str | None = None
     events: list[SensorEvent] = []
     last_time = 0
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
     for number, line in enumerate(text.splitlines(), start=1):
 
         def fail(what: str, number: int = number) -> SensorLogError:
@@ -65,9 +66,9 @@ def read_sensor_log(text: str, *, nest: Nest, source: str = "<sensor log>") -> S
             if header is not None:
                 if label is not None:
                     raise fail("a second header: a log starts from one lineup or position")
-                kind, value = header.groups()
+                kind, value, _ = header.groups()
                 try:
-                    if kind == "lineup":
+                    if kind.lower() == "lineup":
                         start, label = Position.from_lineup(value, nest=nest), value
                     else:
                         start, label = Position.from_nfn(value, nest=nest), "position"
@@ -80,7 +81,7 @@ def read_sensor_log(text: str, *, nest: Nest, source: str = "<sensor log>") -> S
         time_text, change = fields
         if not time_text.isascii() or not time_text.isdigit():
             raise fail(f"the time {time_text[:20]!r} is not a whole number of milliseconds, 0 or more")
-        if len(time_text) > 15:
+        if len(time_text.lstrip("0")) > 15:
             raise fail(f"the time {time_text[:20]}... is too large")
         match = _CHANGE.fullmatch(change)
         if match is None:

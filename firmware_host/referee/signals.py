@@ -61,6 +61,7 @@ class GameStarted:
     lineup: str
     starter: Side
     nfn: str
+    new_set: bool = False  # the first game started in a new set (not a game 1 played again)
 
     def to_text(self) -> str:
         return f"game {self.number} starts: {self.lineup}, {self.starter.label} to move"

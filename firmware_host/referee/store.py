@@ -111,7 +111,7 @@ class GameStore:
         try:
             for signal in writes:
                 if isinstance(signal, GameStarted):
-                    if signal.number == 1:
+                    if signal.new_set:
                         db.execute(
                             "INSERT INTO sets (nest, lineup, first_starter, started_at) VALUES (?, ?, ?, ?)",
                             (self.nest.name, signal.lineup, signal.starter.label, now),

@@ -53,7 +53,7 @@ class TurnView:
         # The cells a piece of each origin may touch on its way: targets and middles.
         nest = position.nest
         self.path: dict[str, set[str]] = {}
-        middles = set()  # (origin, middle) of every double step
+        middles = set()  # (origin, middle) of every double step and distance-2 capture
         for move in self.moves:
             assert move.origin is not None and move.target is not None
             cells = self.path.setdefault(move.origin, set())
@@ -61,10 +61,10 @@ class TurnView:
             middle = nest.between(move.origin, move.target)
             if middle is not None:
                 cells.add(middle)
-                if not move.is_capture:
-                    middles.add((move.origin, middle))
+                middles.add((move.origin, middle))
         self.targets = {(move.origin, move.target): move for move in self.moves if not move.is_capture}
-        # A step a warbler or cuckoo may still extend into a double step, sliding on.
+        # A step a warbler or cuckoo may still extend into a double step or a capture two
+        # cells away (lenient refereeing accepts such a step), sliding on.
         self.extendable = frozenset(move for move in self.targets.values() if (move.origin, move.target) in middles)
 
     def difference(self, occupied: Set[str], ignored: Set[str]) -> tuple[frozenset[str], frozenset[str]]:
