@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from firmware_host.referee.sensing import CellChanged, FaultCleared, FaultFound, SensorFilter, Timing, Touched
+from firmware_host.referee.sensing import (
+    CellChanged,
+    FaultCleared,
+    FaultFound,
+    SensorFilter,
+    Steadied,
+    Timing,
+    Touched,
+)
 from firmware_host.referee.signals import SensorProblem
 from firmware_host.rules import Nest
 
@@ -33,7 +41,7 @@ def test_bounce_shorter_than_the_debounce_time_never_counts():
     s = sensors()
     for time, occupied in ((100, False), (101, True), (103, False), (104, True)):
         s.read("c3", occupied, time)
-    assert drain(s, 1000) == []
+    assert drain(s, 1000) == [Steadied("c3", 134)]  # a glitch, over: no change
     assert "c3" in s.settled
 
 
@@ -50,6 +58,8 @@ def test_evidence_that_a_cell_was_empty_however_briefly():
     assert not s.was_empty_since("d4", 1000, grace=150)
     s.read("d4", False, 1500)
     s.read("d4", True, 1503)  # pushed off: 3 ms, never settles
+    assert not s.was_empty_since("d4", 1000, grace=150)  # a landing, or a bounce as it is lifted?
+    drain(s, 1600)  # occupied for debounce_ms: a landing
     assert s.was_empty_since("d4", 1000, grace=150)
     assert not s.was_empty_since("d4", 1600, grace=50)
     assert s.was_empty_since("d4", 1600, grace=150)  # just before the capturer left

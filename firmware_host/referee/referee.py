@@ -33,6 +33,7 @@ from firmware_host.referee.sensing import (
     FaultFound,
     SensorEvent,
     SensorFilter,
+    Steadied,
     Timing,
     Touched,
 )
@@ -277,6 +278,8 @@ class Referee:
             self._last_change = event.at
             self._quiet_at = max(self._quiet_at or 0, event.at + self.timing.settle_ms)
             # A capture's evidence may be just such a flicker, too brief to settle.
+            return self._on_change(event.at, event.cell, settled=False) if self.mode is Mode.PLAYING else []
+        if isinstance(event, Steadied):  # a glitch ended: it may have proved a capture
             return self._on_change(event.at, event.cell, settled=False) if self.mode is Mode.PLAYING else []
         signals: list[Signal] = []
         if isinstance(event, FaultFound):

@@ -80,6 +80,15 @@ class Touched:
 
 
 @dataclass(frozen=True)
+class Steadied:
+    """A working cell's raw reading has held for ``debounce_ms`` without changing its
+    settled reading: a glitch ended (a captured piece pushed off, a piece passing over)."""
+
+    cell: str
+    at: int
+
+
+@dataclass(frozen=True)
 class FaultFound:
     cell: str
     problem: SensorProblem
@@ -90,7 +99,7 @@ class FaultCleared:
     cell: str
 
 
-SensorEvent = CellChanged | Touched | FaultFound | FaultCleared
+SensorEvent = CellChanged | Touched | Steadied | FaultFound | FaultCleared
 
 
 class SensorFilter:
@@ -172,6 +181,8 @@ class SensorFilter:
                 (self.settled.add if cell in self.raw else self.settled.discard)(cell)
                 self.settled_at[cell] = at
                 events.append((at, CellChanged(cell, cell in self.raw, at)))
+            else:
+                events.append((at, Steadied(cell, at)))
             episodes = self._episodes[cell]
             episodes.append(at)
             while episodes[0] <= at - self.timing.slow_flicker_window_ms:
@@ -209,11 +220,12 @@ class SensorFilter:
         return end
 
     def was_empty_since(self, cell: str, since: int, *, grace: int, floor: int = LONG_AGO) -> bool:
-        """Whether ``cell``, which reads occupied now, read empty, however briefly, at
-        some moment after ``since``; or, up to ``grace`` before it, read empty after its
-        piece had stood still for ``settle_ms``. Either after ``floor``. (A cell that
-        reads empty now shows a capture under way, not one made.)"""
-        if cell not in self.raw:
-            return False
+        """Whether ``cell``, which reads occupied now and has for ``debounce_ms``, read
+        empty, however briefly, at some moment after ``since``; or, up to ``grace``
+        before it, read empty after its piece had stood still for ``settle_ms``. Either
+        after ``floor``. (A cell that reads empty now shows a capture under way, not one
+        made.)"""
+        if cell not in self.raw or cell in self._due:
+            return False  # not occupied again, or not for long enough to tell a landing from a bounce
         change, emptied = self.last_change[cell], self.last_emptied_steady[cell]
         return (change > since and change > floor) or (emptied >= since - grace and emptied > floor)
