@@ -145,25 +145,25 @@ def test_a_killed_referee_loses_no_acknowledged_move(tmp_path):
         hand = Hand(random.Random(attempt), hesitate=0.0)
         log = tmp_path / f"part{attempt}.log"
         log.write_text(write_sensor_log(hand.game(position, rest), header=f"position: {position.to_nfn()}"))
-        process = subprocess.Popen(
+        acknowledged: list[str] = []
+        with subprocess.Popen(
             [NESTREF, "referee", "--events", str(log), "--db", str(db), "--speed", "40"],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             text=True,
-        )
-        assert process.stdout is not None
-        last_attempt = attempt == 11
-        deadline = time.monotonic() + rng.uniform(0.2, 1.2)
-        acknowledged: list[str] = []
-        for line in process.stdout:
-            if line.startswith("move "):
-                acknowledged.append(line.split()[1])
-            if not last_attempt and time.monotonic() > deadline:
-                os.kill(process.pid, signal.SIGKILL)
-                kills += 1
-                break
-        acknowledged += [line.split()[1] for line in process.stdout if line.startswith("move ")]
-        process.wait(timeout=60)
+        ) as process:
+            assert process.stdout is not None
+            last_attempt = attempt == 11
+            deadline = time.monotonic() + rng.uniform(0.2, 1.2)
+            for line in process.stdout:
+                if line.startswith("move "):
+                    acknowledged.append(line.split()[1])
+                if not last_attempt and time.monotonic() > deadline:
+                    os.kill(process.pid, signal.SIGKILL)
+                    kills += 1
+                    break
+            acknowledged += [line.split()[1] for line in process.stdout if line.startswith("move ")]
+            process.wait(timeout=60)
         with sqlite3.connect(db) as record:
             assert record.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             stored = [m for (m,) in record.execute("SELECT move FROM moves WHERE taken_back_at IS NULL ORDER BY id")]
