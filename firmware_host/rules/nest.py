@@ -14,7 +14,6 @@ The default nest, ``hexhex-5``, ships as ``boards/hexhex-5.toml`` next to this m
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -25,6 +24,7 @@ from typing import Any
 
 from firmware_host.errors import BoardFileError, NotationError
 from firmware_host.rules.pieces import Kind, Piece, Side
+from firmware_host.toml_checks import TomlChecker
 
 DEFAULT_NEST = "hexhex-5"
 CELL_NAME = re.compile(r"[a-z]+[1-9][0-9]*")
@@ -153,12 +153,8 @@ class Nest:
     def load(cls, path: str | Path) -> Nest:
         """Read a board file. Raises :class:`BoardFileError` naming the file and what is
         wrong when it cannot be read or does not describe a valid nest."""
-        try:
-            text = Path(path).read_text(encoding="utf-8-sig")  # -sig: a BOM from a Windows editor is fine
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            raise BoardFileError(f"{path}: cannot read the board file: {reason}") from None
-        return cls.from_toml(text, source=str(path))
+        reader = _BoardFileReader(str(path))
+        return reader.read(reader.read_file(path, "board file"))
 
     @classmethod
     def from_toml(cls, text: str, *, source: str = "<board file>") -> Nest:
@@ -166,11 +162,8 @@ class Nest:
 
         Raises :class:`BoardFileError`.
         """
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise BoardFileError(f"{source}: not valid TOML: {error}") from None
-        return _BoardFileReader(source).read(data)
+        reader = _BoardFileReader(source)
+        return reader.read(reader.load(text))
 
     # -- cells ------------------------------------------------------------------------
 
@@ -265,51 +258,12 @@ class Nest:
             raise NotationError(f"the nest {self.name} has no lineup {name!r} (it has: {known})") from None
 
 
-class _BoardFileReader:
+class _BoardFileReader(TomlChecker):
     """Checks a parsed board file and builds the :class:`Nest`; every error names the
     file and the key at fault."""
 
     def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, what: str) -> BoardFileError:
-        message = f"{self.source}: {where}: {what}" if where else f"{self.source}: {what}"
-        # Keys and values are quoted as written; a newline in one must not split the message.
-        return BoardFileError(message.translate({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}))
-
-    def table(
-        self, data: Any, where: str, required: Iterable[str] | None = None, optional: Iterable[str] = ()
-    ) -> dict[str, Any]:
-        """Check that ``data`` is a table; with ``required``, also that it has exactly
-        those keys and maybe some ``optional`` ones."""
-        if not isinstance(data, dict):
-            raise self.fail(where, f"expected a table, got {_kind_of(data)}")
-        if required is None:
-            return data
-        required = list(required)
-        allowed = {*required, *optional}
-        for key in data:
-            if key not in allowed:
-                raise self.fail(where, f"unknown key {key!r} (expected: {', '.join(sorted(allowed))})")
-        for key in required:
-            if key not in data:
-                raise self.fail(where, f"missing key {key!r}")
-        return data
-
-    def string(self, value: Any, where: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(where, f"expected a string, got {_kind_of(value)}")
-        return value
-
-    def string_list(self, value: Any, where: str) -> list[str]:
-        if not isinstance(value, list):
-            raise self.fail(where, f"expected a list of strings, got {_kind_of(value)}")
-        for item in value:
-            self.string(item, where)
-        if len(set(value)) != len(value):
-            duplicate = next(item for item in value if value.count(item) > 1)
-            raise self.fail(where, f"{duplicate!r} is listed twice")
-        return list(value)
+        super().__init__(source, BoardFileError)
 
     def read(self, data: dict[str, Any]) -> Nest:
         top = self.table(data, "", ("name", "sides", "lineups", "cells"), ("description",))
@@ -484,9 +438,3 @@ def _turned_cells(cells: Mapping[str, tuple[int, int]]) -> dict[str, str | None]
         return dict.fromkeys(cells)
     at = {qr: cell for cell, qr in cells.items()}
     return {cell: at.get((twice_q // count - q, twice_r // count - r)) for cell, (q, r) in cells.items()}
-
-
-def _kind_of(value: Any) -> str:
-    """How a TOML value is called in error messages."""
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a table"}
-    return names.get(type(value), type(value).__name__)

@@ -1,0 +1,55 @@
+"""The nest's switch matrix, simulated on gpiozero's own MockFactory pins.
+
+Hands close and open switches here; the daemon's real :class:`hardware.matrix.GpioMatrix`
+scans the same mock pins exactly as it scans real ones. A column pin reads low while a
+closed switch connects it to a row that the scan drives low (the diodes make it
+one-way: ideal, with no ghosting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from hardware.sensors import Position
+
+
+class ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
+    """A column input of the simulated matrix."""
+
+    def __init__(self, factory: MockFactory, info: Any, matrix: MockSwitchMatrix | None = None, column: int = 0):
+        super().__init__(factory, info)
+        self.matrix = matrix
+        self.column = column
+
+    def _get_state(self) -> bool:
+        if self._function == "input" and self.matrix is not None and self.matrix.pulls_low(self.column):
+            return False
+        return bool(super()._get_state())
+
+
+class MockSwitchMatrix:
+    """Switches at matrix positions, on a MockFactory's pins. Create it before the
+    daemon claims the pins: the factory then hands the daemon these very pins."""
+
+    def __init__(self, factory: MockFactory, rows: Sequence[int], columns: Sequence[int]) -> None:
+        self.closed: set[Position] = set()
+        self._rows = [factory.pin(pin) for pin in rows]
+        for column, pin in enumerate(columns):
+            factory.pin(pin, pin_class=ColumnPin, matrix=self, column=column)
+
+    def set(self, position: Position, closed: bool) -> None:
+        """Close (a piece's magnet arrives) or open (it leaves) one switch."""
+        (self.closed.add if closed else self.closed.discard)(position)
+
+    def set_all(self, positions: Iterable[Position]) -> None:
+        """Exactly these switches closed."""
+        self.closed = set(positions)
+
+    def pulls_low(self, column: int) -> bool:
+        return any(
+            (row, column) in self.closed and pin.function == "output" and not pin.state
+            for row, pin in enumerate(self._rows)
+        )
