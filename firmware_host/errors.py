@@ -23,3 +23,13 @@ class NotationError(NestrefError, ValueError):
 
 class GameSetError(NestrefError, ValueError):
     """A result was recorded for a set that is already decided."""
+
+
+class ConfigError(NestrefError, ValueError):
+    """The daemon's config file cannot be read or is not valid; the message starts with
+    the file's path and names the key."""
+
+
+class HardwareError(NestrefError, RuntimeError):
+    """A device the config names cannot be opened: no display on the I2C address, a
+    pin that cannot be claimed, no serial port. The message says which and how to check."""

@@ -34,9 +34,7 @@ class Backoff:
         self._delay = min(self.maximum_s, self._delay * 2 if self._delay else self.initial_s)
         self._next_try = now + self._delay
         level = logging.WARNING if self._failures == 1 else logging.DEBUG
-        self.logger.log(
-            level, "%s unavailable (%s); retrying in %.1f s", self.name, error, self._delay, exc_info=False
-        )
+        self.logger.log(level, "%s unavailable (%s); retrying in %.1f s", self.name, error, self._delay, exc_info=False)
 
     def succeeded(self) -> None:
         """The link works again: the next failure starts from the shortest delay."""

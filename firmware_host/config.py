@@ -1,0 +1,330 @@
+"""The daemon's configuration: a TOML file over the shipped defaults, checked whole.
+
+:func:`load_config` reads the user's file, lays it over ``default_config.toml`` (every
+key may be left out) and checks everything — unknown keys, values, every GPIO pin used
+once, the switch matrix placing every cell — before any hardware is touched. Errors
+name the file and the key, in one line (:class:`ConfigError`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import ConfigError, NestrefError
+from firmware_host.referee.referee import Settings
+from firmware_host.referee.sensing import Timing
+from firmware_host.rules import Nest, Side
+from firmware_host.toml_checks import TomlChecker
+from hardware.sensors import Position
+
+BUTTONS = ("confirm", "take_back", "switch")
+LIGHTS = ("red_turn", "blue_turn", "error", "capture")
+GPIO_PINS = range(28)  # BCM 0-27 on the 40-pin header
+ID_PINS = {0: "ID_SD (the HAT EEPROM)", 1: "ID_SC (the HAT EEPROM)"}
+I2C_PINS = {2: "display: I2C1 SDA", 3: "display: I2C1 SCL"}
+SPI_PINS = {8: "cell lights: SPI0 CE0", 9: "cell lights: SPI0 MISO (claimed by SPI)", 10: "cell lights: SPI0 MOSI",
+            11: "cell lights: SPI0 SCLK"}  # fmt: skip
+LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
+OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
+
+
+@dataclass(frozen=True)
+class Sensors:
+    backend: str  # "gpio" or "serial"
+    scan_hz: int
+    rows: tuple[int, ...]  # gpio: row pins
+    columns: tuple[int, ...]  # gpio: column pins
+    port: str  # serial
+    baudrate: int
+    size: tuple[int, int]  # the switch matrix: rows, columns
+
+
+@dataclass(frozen=True)
+class Display:
+    driver: str  # "ssd1306", "sh1106" or "none"
+    i2c_bus: int
+    i2c_address: int
+    rotate: int
+
+
+@dataclass(frozen=True)
+class CellLights:
+    driver: str  # "max7219" or "none"
+    spi_port: int
+    spi_device: int
+    brightness: int
+    map: dict[str, tuple[int, int]]  # cell: (x, y) on the LED matrix
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the daemon needs to know, checked."""
+
+    source: str
+    nest: Nest
+    lineup: str
+    referee: Settings
+    database: str
+    sensor_log: str | None
+    sensors: Sensors
+    matrix: dict[str, Position]  # cell or button: its switch's (row, column)
+    display: Display
+    status_lights: dict[str, int]  # light: BCM pin; lights not fitted are left out
+    cell_lights: CellLights
+    buttons: dict[str, int | None]  # button: BCM pin, or None for a switch in the matrix
+    log_level: str
+
+    def pins(self) -> dict[int, str]:
+        """Every GPIO pin in use, with what uses it (BCM number: use)."""
+        return _pin_uses(self)
+
+
+def default_config_text() -> str:
+    """The shipped defaults, with their comments."""
+    return resources.files("firmware_host").joinpath("default_config.toml").read_text(encoding="utf-8")
+
+
+def load_config(path: str | Path | None) -> Config:
+    """The config in the file at ``path`` laid over the defaults (``None``: the defaults
+    alone). Raises :class:`ConfigError`."""
+    defaults = TomlChecker("default_config.toml", ConfigError).load(default_config_text())
+    if path is None:
+        return _ConfigReader("default_config.toml").read(defaults)
+    reader = _ConfigReader(str(path))
+    user = reader.read_file(path, "config")
+    return reader.read(reader.merge(defaults, user, ""))
+
+
+def default_matrix(nest: Nest, buttons: list[str], size: tuple[int, int]) -> dict[str, Position]:
+    """Cells in reading order fill the matrix row by row; buttons take the last places."""
+    rows, columns = size
+    places = [(row, column) for row in range(rows) for column in range(columns)]
+    matrix = dict(zip(nest.cells, places, strict=False))
+    for button, place in zip(buttons, reversed(places), strict=False):
+        matrix[button] = place
+    return matrix
+
+
+class _ConfigReader(TomlChecker):
+    def __init__(self, source: str) -> None:
+        super().__init__(source, ConfigError)
+
+    def merge(self, defaults: dict[str, Any], user: dict[str, Any], where: str) -> dict[str, Any]:
+        """``user`` over ``defaults``; a key the defaults do not have is an error, but in
+        the tables whose keys the user chooses."""
+        merged = copy.deepcopy(defaults)
+        for key, value in user.items():
+            path = f"{where}.{key}" if where else key
+            if path in OPEN_TABLES:
+                merged[key] = self.table(value, path)
+            elif key not in defaults:
+                known = ", ".join(sorted(defaults))
+                raise self.fail(path, f"unknown key (expected one of: {known})")
+            elif isinstance(defaults[key], dict):
+                merged[key] = self.merge(defaults[key], self.table(value, path), path)
+            else:
+                merged[key] = value
+        return merged
+
+    def read(self, data: dict[str, Any]) -> Config:
+        game = data["game"]
+        nest = self.nest(game["board"])
+        lineup = self.string(game["lineup"], "game.lineup", nest.lineup_names)
+        first_starter = Side.from_text(self.string(game["first_starter"], "game.first_starter", ("red", "blue")))
+        timing = self.timing(data["timing"])
+        referee = Settings(
+            timing=timing, lenient=self.boolean(game["lenient"], "game.lenient"), first_starter=first_starter
+        )
+        storage = data["storage"]
+        database = self.string(storage["database"], "storage.database")
+        if not database:
+            raise self.fail("storage.database", "must name a file")
+        sensor_log = self.string(storage["sensor_log"], "storage.sensor_log") or None
+        sensors = self.sensors(data["sensors"])
+        buttons = {name: self.button(data["buttons"][name], f"buttons.{name}") for name in BUTTONS}
+        matrix = self.matrix(data["matrix"], nest, [name for name, pin in buttons.items() if pin is None], sensors.size)
+        display = self.display(data["display"])
+        lights = self.status_lights(data["status_lights"])
+        cell_lights = self.cell_lights(data["cell_lights"], nest, matrix)
+        level = self.string(data["logging"]["level"], "logging.level", ("debug", "info", "warning", "error"))
+        config = Config(
+            source=self.source,
+            nest=nest,
+            lineup=lineup,
+            referee=referee,
+            database=database,
+            sensor_log=sensor_log,
+            sensors=sensors,
+            matrix=matrix,
+            display=display,
+            status_lights=lights,
+            cell_lights=cell_lights,
+            buttons=buttons,
+            log_level=level,
+        )
+        self.check_pins(config)
+        return config
+
+    def nest(self, value: Any) -> Nest:
+        board = self.string(value, "game.board")
+        if board == Nest.default().name:
+            return Nest.default()
+        path = Path(board) if Path(board).is_absolute() else Path(self.source).parent / board
+        try:
+            return Nest.load(path)
+        except NestrefError as error:
+            raise self.fail("game.board", str(error)) from None
+
+    def timing(self, data: dict[str, Any]) -> Timing:
+        known = {field.name for field in fields(Timing)}
+        values = {}
+        for key, value in data.items():
+            if key not in known:
+                raise self.fail(f"timing.{key}", f"unknown key (expected one of: {', '.join(sorted(known))})")
+            values[key] = self.integer(value, f"timing.{key}", 0)
+        try:
+            return Timing(**values)
+        except ValueError as error:
+            raise self.fail("timing", str(error)) from None
+
+    def sensors(self, data: dict[str, Any]) -> Sensors:
+        backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))
+        scan_hz = self.integer(data["scan_hz"], "sensors.scan_hz", 10, 2000)
+        gpio, serial = data["gpio"], data["serial"]
+        rows = tuple(self.integer_list(gpio["rows"], "sensors.gpio.rows", 0, 27))
+        columns = tuple(self.integer_list(gpio["columns"], "sensors.gpio.columns", 0, 27))
+        for key, pins in (("rows", rows), ("columns", columns)):
+            if not 1 <= len(pins) <= 16:
+                raise self.fail(f"sensors.gpio.{key}", f"expected 1 to 16 pins, got {len(pins)}")
+        port = self.string(serial["port"], "sensors.serial.port")
+        baudrate = self.integer(serial["baudrate"], "sensors.serial.baudrate", 300, 4_000_000)
+        size = (len(rows), len(columns)) if backend == "gpio" else (8, 8)  # the Pico firmware scans 8x8
+        return Sensors(backend, scan_hz, rows, columns, port, baudrate, size)
+
+    def button(self, value: Any, where: str) -> int | None:
+        if value == "matrix":
+            return None
+        if isinstance(value, str):
+            raise self.fail(where, f'expected "matrix" or a BCM pin number, got {value!r}')
+        return self.integer(value, where, 0, 27)
+
+    def matrix(
+        self, data: dict[str, Any], nest: Nest, buttons: list[str], size: tuple[int, int]
+    ) -> dict[str, Position]:
+        rows, columns = size
+        needed = [*nest.cells, *buttons]
+        if len(needed) > rows * columns:
+            raise self.fail(
+                "sensors",
+                f"a {rows}x{columns} switch matrix has {rows * columns} places, but {len(nest.cells)} cells"
+                f" and {len(buttons)} buttons need {len(needed)}",
+            )
+        if not data:
+            return default_matrix(nest, buttons, size)
+        matrix: dict[str, Position] = {}
+        taken: dict[Position, str] = {}
+        for name, value in data.items():
+            where = f"matrix.{name}"
+            if name not in nest and name not in BUTTONS:
+                raise self.fail(where, f"not a cell of the nest {nest.name} nor a button ({', '.join(BUTTONS)})")
+            if name in BUTTONS and name not in buttons:
+                raise self.fail(where, f"buttons.{name} is on a GPIO pin, not in the matrix")
+            if not isinstance(value, list) or len(value) != 2:
+                raise self.fail(where, f"expected [row, column], got {value!r}")
+            place = (self.integer(value[0], where, 0, rows - 1), self.integer(value[1], where, 0, columns - 1))
+            if place in taken:
+                raise self.fail(where, f"{list(place)} is also where {taken[place]} is")
+            matrix[name], taken[place] = place, name
+        missing = [name for name in needed if name not in matrix]
+        if missing:
+            shown = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+            raise self.fail("matrix", f"no place for {shown}: a map must place every cell and matrix button")
+        return matrix
+
+    def display(self, data: dict[str, Any]) -> Display:
+        return Display(
+            driver=self.string(data["driver"], "display.driver", ("ssd1306", "sh1106", "none")),
+            i2c_bus=self.integer(data["i2c_bus"], "display.i2c_bus", 0, 20),
+            i2c_address=self.integer(data["i2c_address"], "display.i2c_address", 0x03, 0x77),
+            rotate=self.integer(data["rotate"], "display.rotate", 0, 3),
+        )
+
+    def status_lights(self, data: dict[str, Any]) -> dict[str, int]:
+        lights = {}
+        for name in LIGHTS:
+            value = data[name]
+            if value != "none":
+                if isinstance(value, str):
+                    raise self.fail(f"status_lights.{name}", f'expected a BCM pin number or "none", got {value!r}')
+                lights[name] = self.integer(value, f"status_lights.{name}", 0, 27)
+        return lights
+
+    def cell_lights(self, data: dict[str, Any], nest: Nest, matrix: dict[str, Position]) -> CellLights:
+        driver = self.string(data["driver"], "cell_lights.driver", ("max7219", "none"))
+        mapping: dict[str, tuple[int, int]] = {}
+        given = self.table(data.get("map", {}), "cell_lights.map")
+        taken: dict[tuple[int, int], str] = {}
+        for cell in nest.cells:
+            where = f"cell_lights.map.{cell}"
+            value = given.get(cell)
+            if value is None:
+                if given:
+                    raise self.fail("cell_lights.map", f"no LED for {cell}: a map must light every cell")
+                row, column = matrix[cell]
+                place = (column, row)
+            elif not isinstance(value, list) or len(value) != 2:
+                raise self.fail(where, f"expected [x, y], got {value!r}")
+            else:
+                place = (self.integer(value[0], where, 0, 7), self.integer(value[1], where, 0, 7))
+            if driver != "none" and (place[0] >= LED_MATRIX_SIZE or place[1] >= LED_MATRIX_SIZE):
+                raise self.fail("cell_lights.map", f"{cell} falls off the 8x8 LED matrix at {list(place)}: map it")
+            if place in taken:
+                raise self.fail(where, f"{list(place)} is also the LED of {taken[place]}")
+            mapping[cell], taken[place] = place, cell
+        for cell in given:
+            if cell not in nest:
+                raise self.fail(f"cell_lights.map.{cell}", f"not a cell of the nest {nest.name}")
+        return CellLights(
+            driver=driver,
+            spi_port=self.integer(data["spi_port"], "cell_lights.spi_port", 0, 1),
+            spi_device=self.integer(data["spi_device"], "cell_lights.spi_device", 0, 1),
+            brightness=self.integer(data["brightness"], "cell_lights.brightness", 0, 255),
+            map=mapping,
+        )
+
+    def check_pins(self, config: Config) -> None:
+        """Every pin used once, and none that the Pi keeps for itself."""
+        used: dict[int, str] = {pin: use for pin, use in ID_PINS.items()}
+        if config.display.driver != "none":
+            used.update(I2C_PINS)
+        if config.cell_lights.driver != "none":
+            used.update(SPI_PINS)
+        for pin, key in _pin_keys(config):
+            if pin in used:
+                raise self.fail(key, f"GPIO{pin} is already used by {used[pin]}")
+            used[pin] = key
+
+
+def _pin_keys(config: Config) -> list[tuple[int, str]]:
+    """The pins the config's own keys name, with the key."""
+    keys: list[tuple[int, str]] = []
+    if config.sensors.backend == "gpio":
+        keys += [(pin, f"sensors.gpio.rows (row {i})") for i, pin in enumerate(config.sensors.rows)]
+        keys += [(pin, f"sensors.gpio.columns (column {i})") for i, pin in enumerate(config.sensors.columns)]
+    keys += [(pin, f"status_lights.{name}") for name, pin in config.status_lights.items()]
+    keys += [(pin, f"buttons.{name}") for name, pin in config.buttons.items() if pin is not None]
+    return keys
+
+
+def _pin_uses(config: Config) -> dict[int, str]:
+    uses: dict[int, str] = {}
+    if config.display.driver != "none":
+        uses.update(I2C_PINS)
+    if config.cell_lights.driver != "none":
+        uses.update(SPI_PINS)
+    uses.update(dict(_pin_keys(config)))
+    return dict(sorted(uses.items()))
