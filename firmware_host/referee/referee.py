@@ -653,6 +653,7 @@ class Referee:
             self.starter,
             tuple(sorted(set(wanted) - occupied - set(self._ignored), key=order)),
             tuple(sorted(occupied - set(wanted), key=order)),
+            self.number,
         )
         if setup == self._setup_shown:
             return []

@@ -202,6 +202,7 @@ class SetupNeeded:
     starter: Side
     fill: tuple[str, ...]
     empty: tuple[str, ...]
+    number: int = 1  # of the game to be set up, in its set
 
     def to_text(self) -> str:
         return (

@@ -1,0 +1,97 @@
+"""The OLED: a 128x64 monochrome SSD1306 or SH1106 on I2C, driven with luma.oled.
+
+Screens are drawn with the bitmap fonts luma ships (8 pixels high), so a screen is the
+same pixels on every machine and the tests compare it with reference images. The
+headline is drawn twice the size, to be read from across the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from luma.core.legacy import text, textsize
+from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
+from PIL import Image, ImageDraw
+
+from firmware_host.errors import HardwareError
+from hardware.outputs import Screen
+
+WIDTH, HEIGHT = 128, 64
+_FONT = proportional(CP437_FONT)
+_SMALL = proportional(TINY_FONT)
+
+
+def _fit(line: str, font: Any, width: int) -> str:
+    """``line``, cut short with ``..`` if it is wider than ``width`` pixels."""
+    if textsize(line, font=font)[0] <= width:
+        return line
+    while line and textsize(line + "..", font=font)[0] > width:
+        line = line[:-1]
+    return line + ".."
+
+
+def render(screen: Screen) -> Image.Image:
+    """The screen as a 128x64 one-bit image."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    # The headline: drawn at 8 pixels, then doubled unless that is too wide; an alert
+    # is dark letters on a lit band.
+    headline = _fit(screen.headline, _FONT, WIDTH)
+    width = textsize(headline, font=_FONT)[0]
+    ink, paper = (0, 1) if screen.alert else (1, 0)
+    small = Image.new("1", (max(width, 1), 8), paper)
+    text(ImageDraw.Draw(small), (0, 0), headline, fill=ink, font=_FONT)
+    scale = 2 if width * 2 <= WIDTH - 4 else 1
+    big = small.resize((small.width * scale, 8 * scale), Image.Resampling.NEAREST)
+    band = 8 * 2 + 2
+    if screen.alert:
+        draw.rectangle((0, 0, WIDTH - 1, band - 1), fill=1)
+    image.paste(big, ((WIDTH - big.width) // 2, 1))
+    for row, line in enumerate(screen.lines[:3]):
+        text(draw, (2, band + 2 + row * 10), _fit(line, _FONT, WIDTH - 4), fill=1, font=_FONT)
+    if screen.footer:
+        draw.line((0, HEIGHT - 9, WIDTH - 1, HEIGHT - 9), fill=1)
+        text(draw, (2, HEIGHT - 7), _fit(screen.footer, _SMALL, WIDTH - 4), fill=1, font=_SMALL)
+    return image
+
+
+class OledDisplay:
+    """Shows screens on a luma device (a real OLED, or luma's dummy device), drawing
+    only when the screen changes."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+        self._shown: Screen | None = None
+        self.frames = 0  # screens drawn
+
+    def show(self, screen: Screen) -> bool:
+        """Draw ``screen`` unless it is already shown; whether it drew."""
+        if screen == self._shown:
+            return False
+        self.device.display(render(screen).convert(self.device.mode))
+        self._shown = screen
+        self.frames += 1
+        return True
+
+    def clear(self) -> None:
+        """Blank the screen (on shutdown)."""
+        self.device.clear()
+        self._shown = None
+
+
+def open_oled(driver: str, *, bus: int, address: int, rotate: int) -> Any:
+    """The luma device for a real OLED. Raises :class:`HardwareError` saying what to
+    check when it is not there."""
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError
+    from luma.core.interface.serial import i2c
+    from luma.oled.device import sh1106, ssd1306
+
+    device_class = {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
+    try:
+        # persist: the last screen stays up if the daemon stops without clearing it.
+        return device_class(i2c(port=bus, address=address), rotate=rotate, persist=True)
+    except (DeviceNotFoundError, DevicePermissionError, OSError) as error:
+        raise HardwareError(
+            f"display: no {driver} on I2C bus {bus} at address 0x{address:02X} ({error});"
+            " check the wiring, that I2C is on (raspi-config), and `i2cdetect -y 1`"
+        ) from None

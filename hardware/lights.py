@@ -1,0 +1,106 @@
+"""The lights: four status LEDs on GPIO pins (gpiozero), and one LED per cell on an 8x8
+matrix driven by a MAX7219 (luma.led_matrix).
+
+Blinking is driven from the daemon's own loop with the time passed in, rather than by
+gpiozero's blink threads: every light then blinks in step with every other, status and
+cell lights alike, and tests set the time instead of waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gpiozero import LED
+from gpiozero.pins import Factory
+from luma.core.render import canvas
+
+from firmware_host.errors import HardwareError
+from hardware.outputs import Blink, Lights
+
+
+class StatusLights:
+    """The status LEDs, by name (``red_turn``, ``blue_turn``, ``error``, ``capture``);
+    a light not fitted is simply absent."""
+
+    def __init__(self, pins: Mapping[str, int], *, pin_factory: Factory) -> None:
+        self._leds: dict[str, LED] = {}
+        try:
+            for name, pin in pins.items():
+                self._leds[name] = LED(pin, pin_factory=pin_factory)
+        except BaseException:
+            self.close()
+            raise
+        self._lights = Lights()
+        self._lit: dict[str, bool] = {}
+
+    def show(self, lights: Lights, now: float) -> None:
+        """Show ``lights`` from ``now`` on."""
+        self._lights = lights
+        self.refresh(now)
+
+    def refresh(self, now: float) -> None:
+        """Turn each light on or off as its blinking says at ``now``."""
+        for name, led in self._leds.items():
+            lit = getattr(self._lights, name).is_lit(now)
+            if self._lit.get(name) != lit:
+                led.value = lit
+                self._lit[name] = lit
+
+    def close(self) -> None:
+        """All off, pins released."""
+        for led in self._leds.values():
+            led.off()
+            led.close()
+        self._leds = {}
+
+
+class CellLights:
+    """One LED per cell on a luma device (a MAX7219's 8x8 matrix, or luma's dummy
+    device); ``mapping`` gives each cell's LED as (x, y)."""
+
+    def __init__(self, device: Any, mapping: Mapping[str, tuple[int, int]]) -> None:
+        self.device = device
+        self.mapping = dict(mapping)
+        self._cells: dict[str, Blink] = {}
+        self._lit: frozenset[str] | None = None
+        self.frames = 0
+
+    def show(self, cells: Mapping[str, Blink], now: float) -> None:
+        self._cells = dict(cells)
+        self.refresh(now)
+
+    def refresh(self, now: float) -> bool:
+        """Draw the cells lit at ``now``, if that changed; whether it drew."""
+        lit = frozenset(cell for cell, blink in self._cells.items() if blink.is_lit(now) and cell in self.mapping)
+        if lit == self._lit:
+            return False
+        with canvas(self.device) as draw:
+            for cell in lit:
+                draw.point(self.mapping[cell], fill="white")
+        self._lit = lit
+        self.frames += 1
+        return True
+
+    def clear(self) -> None:
+        self.device.clear()
+        self._lit = frozenset()
+
+
+def open_max7219(*, port: int, device: int, brightness: int) -> Any:
+    """The luma device for a MAX7219 on SPI. Raises :class:`HardwareError` saying what
+    to check when it cannot be opened."""
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError
+    from luma.core.interface.serial import noop, spi
+    from luma.led_matrix.device import max7219
+
+    try:
+        # gpio=noop(): a MAX7219 needs no data/command or reset line.
+        matrix = max7219(spi(port=port, device=device, gpio=noop()), cascaded=1)
+    except (DeviceNotFoundError, DevicePermissionError, OSError, ImportError) as error:
+        raise HardwareError(
+            f"cell lights: no SPI device {port}.{device} ({error}); check that SPI is on (raspi-config)"
+            " and the MAX7219's wiring"
+        ) from None
+    matrix.contrast(brightness)
+    return matrix

@@ -1,0 +1,99 @@
+"""The OLED: the presenter's screens drawn through luma's dummy device and compared,
+pixel for pixel, with the reference images in docs/screens (shown in the README).
+
+Set NESTREF_UPDATE_SCREENS=1 to write the references anew after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from luma.core.device import dummy
+from PIL import Image
+
+from firmware_host.presenter import Presenter
+from firmware_host.referee.signals import Signal
+from firmware_host.rules import Nest, Position, Side
+from hardware.display import OledDisplay, render
+from hardware.outputs import Screen
+from tests.helpers import setup
+from tests.referee_helpers import Table
+
+SCREENS = Path(__file__).resolve().parent.parent / "docs" / "screens"
+UPDATE = os.environ.get("NESTREF_UPDATE_SCREENS") == "1"
+
+
+def played(table: Table, *scripts: str, gap: int = 300) -> list[Signal]:
+    for script in scripts:
+        table.do(script, gap=gap)
+        table.settle()
+    return table.signals
+
+
+def scenes() -> dict[str, list[Signal]]:
+    start = Position.from_lineup
+    resigned = Table(start())
+    resigned.signals += resigned.referee.resign(Side.BLUE, 500)
+    return {
+        "turn": played(Table(start()), "c3- c4+", "c7- d6+"),
+        "capture": played(Table(start()), "c3- c4+", "c7- d6+", "c4- c5+", "d6- d5+"),
+        "illegal": played(Table(start()), "c3- c5+"),
+        "fix-nest": played(Table(start()), "a7-"),
+        "question": played(Table(setup("Ca1 We5 ed6 ee6 ee9 ca9")), "e5- +300 d6- +5 d6+ e6- +5 e6+", gap=0),
+        "winner": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+"),
+        "set-up": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+", "a1-"),
+        "resigned": resigned.signals,
+    }
+
+
+def screen_of(signals: list[Signal]) -> Screen:
+    presenter = Presenter(Nest.default())
+    for signal in signals:
+        presenter.apply(signal)
+    return presenter.screen()
+
+
+@pytest.mark.parametrize("name", list(scenes()))
+def test_each_screen_matches_its_reference_image(name):
+    device = dummy(width=128, height=64, mode="1")
+    OledDisplay(device).show(screen_of(scenes()[name]))
+    reference = SCREENS / f"{name}.png"
+    if UPDATE:
+        device.image.save(reference)
+    expected = Image.open(reference)
+    assert expected.size == (128, 64)
+    assert device.image.convert("L").tobytes() == expected.convert("L").tobytes(), (
+        f"{name} differs from {reference}; NESTREF_UPDATE_SCREENS=1 writes it anew"
+    )
+
+
+def test_the_screens_say_what_the_players_need():
+    screens = {name: screen_of(signals) for name, signals in scenes().items()}
+    assert (screens["turn"].headline, screens["turn"].lines[1]) == ("RED", "last: c7-d6")
+    assert screens["capture"].headline == "CAPTURE"
+    assert screens["capture"].lines[:2] == ("red must take:", "c5xd5")
+    assert screens["illegal"].alert
+    assert screens["illegal"].lines == ("c3-c5: too far", "move c5 to c3")
+    assert screens["fix-nest"].lines == ("put blue egg on a7",)
+    assert screens["question"].lines[0].startswith("> e5x")
+    assert screens["winner"].headline == "RED WINS"
+    assert screens["winner"].lines == ("cuckoo captured (2)",)
+    assert screens["set-up"].headline == "SET UP"
+    assert screens["set-up"].lines[0] == "game 2: blue starts"
+    assert screens["resigned"].lines == ("blue resigned",)
+
+
+def test_a_screen_is_drawn_only_when_it_changes():
+    display = OledDisplay(dummy(width=128, height=64, mode="1"))
+    assert display.show(Screen("RED", ("to move",)))
+    assert not display.show(Screen("RED", ("to move",)))
+    assert display.show(Screen("BLUE", ("to move",)))
+    assert display.frames == 2
+
+
+def test_long_text_is_cut_to_fit():
+    image = render(Screen("A VERY LONG HEADLINE INDEED", ("x" * 80,), "y" * 80))
+    assert image.size == (128, 64)
+    assert image.getbbox() is not None
