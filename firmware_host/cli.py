@@ -13,11 +13,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from firmware_host import __version__
 from firmware_host.drawing import nest_svg, text_diagram
-from firmware_host.errors import NestrefError, NotationError
+from firmware_host.errors import HardwareError, NestrefError, NotationError
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensor_log import read_sensor_log
 from firmware_host.referee.service import RefereeService
@@ -204,6 +204,52 @@ def run_referee(args: argparse.Namespace, out: TextIO) -> None:
         print(f"result: {'ongoing' if outcome is None else outcome.to_text()}", file=out)
 
 
+def run_run(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.config import load_config
+    from firmware_host.daemon import open_devices, run_daemon
+    from firmware_host.logs import setup_logging
+
+    config = load_config(args.config)
+    setup_logging(config.log_level)
+    if args.mock:
+        from sim.mock_devices import open_mock_devices
+
+        devices, _ = open_mock_devices(config)
+    else:
+        devices = open_devices(config, pin_factory=_real_pin_factory())
+    run_daemon(config, devices)
+
+
+def _real_pin_factory() -> Any:
+    """The Pi's GPIO through lgpio, the library Raspberry Pi OS Bookworm uses."""
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    except Exception as error:  # ImportError off the Pi; lgpio.error without /dev/gpiochip0
+        raise HardwareError(f"no GPIO here ({error}): run on a Raspberry Pi, or try it all with --mock") from None
+
+
+def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.calibrate import calibrate
+
+    calibrate(args.config, write=args.write, out=out, pin_factory=None if args.mock else _real_pin_factory())
+
+
+def run_wiring(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.config import load_config
+    from firmware_host.wiring import render_wiring
+
+    text = render_wiring(load_config(args.config))
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise NestrefError(f"cannot write {args.output}: {error.strerror or error}") from None
+    else:
+        out.write(text)
+
+
 def _speed(text: str) -> float:
     try:
         speed = float(text)
@@ -270,6 +316,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--speed", type=_speed, default=0.0, metavar="X", help="replay at X times the log's pace (default 0: at once)"
     )
     referee.set_defaults(run=run_referee)
+
+    daemon = commands.add_parser("run", help="run the referee on the nest (the daemon systemd keeps running)")
+    daemon.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
+    daemon.add_argument("--mock", action="store_true", help="on simulated hardware, without a Pi")
+    daemon.set_defaults(run=run_run)
+
+    calibrate = commands.add_parser("calibrate", help="walk over the nest to map each cell to its switch")
+    calibrate.add_argument("--config", metavar="FILE", help="the config to check, and to write with --write")
+    calibrate.add_argument("--write", action="store_true", help="write the map found into the config's [matrix]")
+    calibrate.add_argument("--mock", action="store_true", help=argparse.SUPPRESS)
+    calibrate.set_defaults(run=run_calibrate)
+
+    wiring = commands.add_parser("wiring", help="write the wiring guide (wiring.md) for a config")
+    wiring.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
+    wiring.add_argument("--output", metavar="FILE", help="where to write it (default: print it)")
+    wiring.set_defaults(run=run_wiring)
 
     draw = commands.add_parser("board", parents=[board, start], help="draw the nest as an SVG picture")
     draw.add_argument("--svg", metavar="FILE", required=True, help="where to write the picture")

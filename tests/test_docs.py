@@ -66,3 +66,17 @@ def test_the_pictures_in_the_docs_are_what_nestref_board_draws(tmp_path, capsys,
 def test_the_readme_quotes_the_pinned_perft_counts():
     for lineup, counts in PERFT.items():
         assert ", ".join(map(str, counts[1:])) in README.replace("\n", " "), lineup
+
+
+def test_the_wiring_guide_is_what_the_code_writes_from_the_default_config():
+    from firmware_host.config import load_config
+    from firmware_host.wiring import PHYSICAL, render_wiring
+
+    config = load_config(None)
+    guide = (ROOT / "wiring.md").read_text(encoding="utf-8")
+    assert guide == render_wiring(config), "run: nestref wiring --output wiring.md"
+    for gpio, use in config.pins().items():  # every pin the code uses is in the guide, with its use
+        left, right = f"| {use} | GPIO{gpio} | {PHYSICAL[gpio]} |", f"| {PHYSICAL[gpio]} | GPIO{gpio} | {use} |"
+        assert left in guide or right in guide, gpio
+    for cell, (row, column) in config.matrix.items():
+        assert cell in guide

@@ -240,6 +240,20 @@ class Referee:
         self._setup_shown = None
         return signals + self._show_setup() + self._on_quiet(now)
 
+    def choose_setup(self, *, now: int, starter: Side | None = None, lineup: str | None = None) -> list[Signal]:
+        """Before the first game of a set: who starts it, and from which lineup. Raises
+        :class:`CommandError` once the set is under way."""
+        signals = self._advance(now)
+        if self.mode is not Mode.SETUP or self._set_started:
+            raise CommandError("the starting side and the lineup are chosen before a set begins")
+        if lineup is not None:
+            self.nest.lineup(lineup)
+            self.lineup = lineup
+        if starter is not None:
+            self.games, self.starter = GameSet(first_starter=starter), starter
+        self._setup_shown = None
+        return signals + self._show_setup() + self._on_quiet(now)
+
     def answer(self, move: Move, now: int) -> list[Signal]:
         """The player says which move of a :class:`MoveQuestion` was made."""
         signals = self._advance(now)
@@ -275,8 +289,8 @@ class Referee:
 
     def _on_sensor_event(self, event: SensorEvent, now: int) -> list[Signal]:
         if isinstance(event, Touched):  # raw activity: decide only once the nest is still again
-            self._last_change = event.at
-            self._quiet_at = max(self._quiet_at or 0, event.at + self.timing.settle_ms)
+            self._last_change = max(self._last_change, event.at)
+            self._quiet_at = self._last_change + self.timing.settle_ms  # waiting starts again
             # A capture's evidence may be just such a flicker, too brief to settle.
             return self._on_change(event.at, event.cell, settled=False) if self.mode is Mode.PLAYING else []
         if isinstance(event, Steadied):  # a glitch ended: it may have proved a capture
@@ -288,7 +302,7 @@ class Referee:
             signals.append(SensorRecovered(event.cell))
         at = event.at if isinstance(event, CellChanged) else now
         self._last_change = max(self._last_change, at)
-        self._quiet_at = max(self._quiet_at or 0, at + self.timing.settle_ms)
+        self._quiet_at = self._last_change + self.timing.settle_ms
         return signals + self._on_change(at, event.cell)
 
     @property

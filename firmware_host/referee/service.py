@@ -80,6 +80,9 @@ class RefereeService:
     def new_game(self, now: int) -> list[Signal]:
         return self._publish(self.referee.new_game(now), now)
 
+    def choose_setup(self, *, now: int, starter: Side | None = None, lineup: str | None = None) -> list[Signal]:
+        return self._publish(self.referee.choose_setup(now=now, starter=starter, lineup=lineup), now)
+
     def answer(self, move: Move, now: int) -> list[Signal]:
         return self._publish(self.referee.answer(move, now), now)
 

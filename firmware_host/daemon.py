@@ -1,0 +1,383 @@
+"""The daemon: the one composition root. Config in; drivers, referee, record and outputs
+wired; then a loop that reads the switches and shows what the referee says.
+
+``nestref run --config FILE`` runs it on the Pi (systemd keeps it running); the
+simulator runs the very same :class:`Daemon` on the libraries' mock devices. The loop
+wakes ``scan_hz`` times a second: it reads the matrix, hands the changes to the
+referee, lets the referee's time move on, handles button presses, and refreshes the
+OLED and the lights. SIGTERM or SIGINT stop it cleanly: the record is closed and the
+lights and the OLED are left dark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from gpiozero import GPIOZeroError
+from gpiozero.pins import Factory
+
+from firmware_host.config import Config
+from firmware_host.controls import ButtonAction, ButtonGestures, Press
+from firmware_host.diagnostics import boot_checks
+from firmware_host.errors import HardwareError, NestrefError
+from firmware_host.presenter import Presenter, View
+from firmware_host.referee.referee import CommandError, Mode
+from firmware_host.referee.service import RefereeService
+from firmware_host.referee.signals import Signal
+from firmware_host.referee.store import GameStore
+from firmware_host.rules import Piece, Side
+from firmware_host.rules import Position as GamePosition
+from hardware.buttons import PinButtons
+from hardware.display import OledDisplay, open_oled
+from hardware.lights import CellLights, StatusLights, open_max7219
+from hardware.sensors import Position, ScanUpdate, SwitchMatrix
+
+logger = logging.getLogger(__name__)
+
+BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
+
+
+@dataclass
+class Devices:
+    """The hardware the daemon drives, open."""
+
+    pin_factory: Factory
+    switches: SwitchMatrix
+    display: OledDisplay | None = None
+    status_lights: StatusLights | None = None
+    cell_lights: CellLights | None = None
+
+    def close(self) -> None:
+        """Dark and released, in reverse order of opening."""
+        if self.cell_lights is not None:
+            with contextlib.suppress(Exception):
+                self.cell_lights.clear()
+        if self.status_lights is not None:
+            self.status_lights.close()
+        if self.display is not None:
+            with contextlib.suppress(Exception):
+                self.display.clear()
+        self.switches.close()
+
+
+def open_devices(
+    config: Config,
+    *,
+    pin_factory: Factory,
+    display_device: Any = None,
+    cell_device: Any = None,
+    switches: SwitchMatrix | None = None,
+) -> Devices:
+    """Open what the config names. The devices may be given instead (the simulator and
+    the tests give luma's dummy devices and a MockFactory). Raises :class:`HardwareError`."""
+    from hardware.matrix import GpioMatrix
+    from hardware.serial_scanner import SerialScanner
+
+    opened: list[Any] = []
+    try:
+        if switches is None:
+            if config.sensors.backend == "gpio":
+                switches = GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
+            else:
+                switches = SerialScanner(config.sensors.port, baudrate=config.sensors.baudrate)
+        opened.append(switches)
+        devices = Devices(pin_factory, switches)
+        if config.display.driver != "none":
+            device = display_device or open_oled(
+                config.display.driver,
+                bus=config.display.i2c_bus,
+                address=config.display.i2c_address,
+                rotate=config.display.rotate,
+            )
+            devices.display = OledDisplay(device)
+        devices.status_lights = StatusLights(config.status_lights, pin_factory=pin_factory)
+        if config.cell_lights.driver != "none":
+            device = cell_device or open_max7219(
+                port=config.cell_lights.spi_port,
+                device=config.cell_lights.spi_device,
+                brightness=config.cell_lights.brightness,
+            )
+            devices.cell_lights = CellLights(device, config.cell_lights.map)
+        return devices
+    except GPIOZeroError as error:
+        for device in reversed(opened):
+            device.close()
+        raise HardwareError(f"GPIO: {error}; is another program using the pins?") from None
+    except HardwareError:
+        for device in reversed(opened):
+            device.close()
+        raise
+
+
+class Daemon:
+    """The referee at work on one nest."""
+
+    def __init__(
+        self,
+        config: Config,
+        devices: Devices,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        address: str = "",
+    ) -> None:
+        self.config = config
+        self.devices = devices
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.presenter = Presenter(config.nest, address=address)
+        self.gestures = ButtonGestures()
+        self.service: RefereeService | None = None  # started once the switches are read
+        self._t0 = clock()
+        self._store: GameStore | None = None
+        self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._pin_buttons: PinButtons | None = None
+        self._names = {position: name for name, position in config.matrix.items()}  # matrix place: cell or button
+        self._cells = {position: name for position, name in self._names.items() if name in config.nest}
+        self._matrix_buttons = {position: name for position, name in self._names.items() if name not in config.nest}
+        self._closed: frozenset[Position] = frozenset()
+        self._sensor_log: TextIO | None = None
+        self.findings: list[str] = []
+        self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the record and the buttons, run the boot self-test, show "starting"."""
+        config = self.config
+        if config.database != ":memory:":
+            Path(config.database).parent.mkdir(parents=True, exist_ok=True)
+        self._store = GameStore(config.database, nest=config.nest, clock=self.wall_clock)
+        pins = {name: pin for name, pin in config.buttons.items() if pin is not None}
+        if pins:
+            self._pin_buttons = PinButtons(pins, pin_factory=self.devices.pin_factory, on_change=self.button_changed)
+        self._self_test()
+        self._show()
+        logger.info("daemon started", extra={"fields": {"backend": config.sensors.backend, "nest": config.nest.name}})
+
+    def close(self) -> None:
+        """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
+        if self._pin_buttons is not None:
+            self._pin_buttons.close()
+        if self._sensor_log is not None:
+            self._sensor_log.close()
+        if self._store is not None:
+            self._store.close()
+        self.devices.close()
+        logger.info("daemon stopped")
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Loop until ``stop`` is set."""
+        period = 1 / self.config.sensors.scan_hz
+        next_at = self.clock()
+        while not stop.is_set():
+            self.step()
+            next_at = max(next_at + period, self.clock())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=max(0.0, next_at - self.clock()))
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def now_ms(self) -> int:
+        """The referee's clock: milliseconds since the daemon started."""
+        return int((self.clock() - self._t0) * 1000)
+
+    def step(self) -> None:
+        """One turn of the loop: switches, commands, time, outputs."""
+        now = self.now_ms()
+        for update in self.devices.switches.poll():
+            self._on_scan(update, now)
+        while True:
+            try:
+                command = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            command()
+        for action in self.gestures.tick(now / 1000):
+            self._on_button(action, now)
+        if self.service is not None:
+            self._publish(self.service.tick(now))
+        self._refresh()
+
+    def post(self, command: Callable[[], None]) -> None:
+        """Run ``command`` in the loop's next turn; safe from any thread."""
+        self._commands.put(command)
+
+    def button_changed(self, name: str, pressed: bool) -> None:
+        """A button on a GPIO pin went down or up (from gpiozero's thread)."""
+        self.post(lambda: self._on_button_change(name, pressed, self.now_ms()))
+
+    def _on_scan(self, update: ScanUpdate, now: int) -> None:
+        connected = getattr(self.devices.switches, "connected", True)
+        if connected != self.presenter.sensors_connected:
+            self.presenter.sensors_connected = connected
+            logger.warning("sensors %s", "connected" if connected else "not connected")
+        previous, self._closed = self._closed, update.closed
+        if self.service is None:
+            self._start_referee(update.closed, now)
+            return
+        for position in sorted(previous ^ update.closed):
+            self._reading(position, position in update.closed, now)
+        for position in sorted(update.flickered - (previous ^ update.closed)):
+            # Read the other way, briefly, between two reports: a captured piece pushed off.
+            self._reading(position, position not in update.closed, now)
+            self._reading(position, position in update.closed, now)
+
+    def _reading(self, position: Position, closed: bool, now: int) -> None:
+        if position in self._cells:
+            cell = self._cells[position]
+            if self._sensor_log is not None:
+                self._sensor_log.write(f"{now} {cell}{'+' if closed else '-'}\n")
+            assert self.service is not None
+            self._publish(self.service.sense(cell, closed, now))
+        elif position in self._matrix_buttons:
+            self._on_button_change(self._matrix_buttons[position], closed, now)
+
+    def _start_referee(self, closed: frozenset[Position], now: int) -> None:
+        config = self.config
+        assert self._store is not None
+        occupied = [self._cells[position] for position in closed if position in self._cells]
+        self.service = RefereeService.start(
+            config.nest,
+            settings=config.referee,
+            store=self._store,
+            announce=self._announce,
+            lineup=config.lineup,
+            occupied=occupied,
+            now=now,
+        )
+        self._open_sensor_log(occupied)
+        self._show()
+
+    def _open_sensor_log(self, occupied: list[str]) -> None:
+        """Record the raw readings for bug reports, in the sensor-log format: one file
+        per start, beginning with the position the nest holds."""
+        if self.config.sensor_log is None or self.service is None:
+            return
+        folder = Path(self.config.sensor_log)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = datetime.fromtimestamp(self.wall_clock()).strftime("sensors-%Y%m%d-%H%M%S.log")
+        self._sensor_log = (folder / name).open("w", encoding="utf-8", buffering=1)
+        position = self.service.referee.position
+        if position is not None and set(position.occupied()) == set(occupied):
+            self._sensor_log.write(f"# position: {position.to_nfn()}\n")
+        else:  # the nest does not show the game: the header gives what it holds, as red eggs
+            if position is not None:
+                self._sensor_log.write(f"# game: {position.to_nfn()}\n")
+            pieces = dict.fromkeys(occupied, Piece.from_letter("E"))
+            self._sensor_log.write(f"# position: {GamePosition(pieces, Side.RED, nest=self.config.nest).to_nfn()}\n")
+
+    # -- buttons --------------------------------------------------------------------------
+
+    def _on_button_change(self, name: str, pressed: bool, now: int) -> None:
+        for action in self.gestures.change(name, pressed, now / 1000):
+            self._on_button(action, now)
+
+    def _on_button(self, action: ButtonAction, now: int) -> None:
+        """What a press means depends on what the nest is doing (docs/daemon.md)."""
+        service, presenter = self.service, self.presenter
+        if service is None:
+            return
+        mode = service.referee.mode
+        logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
+        try:
+            match (action.button, action.press):
+                case ("confirm", Press.SHORT) if presenter.answer is not None:
+                    self._publish(service.answer(presenter.answer, now))
+                case ("confirm", Press.LONG):
+                    self._publish(service.new_game(now))
+                case ("take_back", Press.SHORT):
+                    self._publish(service.take_back(now))
+                case ("take_back", Press.LONG) if mode is not Mode.SETUP and presenter.side is not None:
+                    self._publish(service.resign(presenter.side, now))
+                case ("switch", Press.SHORT) if presenter.question:
+                    presenter.next_answer()
+                case ("switch", Press.SHORT) if mode is Mode.SETUP:
+                    self._publish(service.choose_setup(starter=service.referee.starter.opponent, now=now))
+                case ("switch", Press.LONG) if mode is Mode.SETUP:
+                    lineups = self.config.nest.lineup_names
+                    following = lineups[(lineups.index(service.referee.lineup) + 1) % len(lineups)]
+                    self._publish(service.choose_setup(lineup=following, now=now))
+        except CommandError as error:
+            logger.info("button ignored: %s", error)
+        self._show()
+
+    # -- outputs --------------------------------------------------------------------------
+
+    def _announce(self, signal: Signal) -> None:
+        """A signal, already recorded: log it, show it, pass it on."""
+        logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
+        self.presenter.apply(signal)
+        for listener in self.listeners:
+            listener(signal)
+
+    def _publish(self, signals: list[Signal]) -> None:
+        if signals:
+            self._show()
+
+    def _show(self) -> None:
+        now = self.clock()
+        devices = self.devices
+        if devices.display is not None:
+            devices.display.show(self.presenter.screen())
+        if devices.status_lights is not None:
+            devices.status_lights.show(self.presenter.lights(), now)
+        if devices.cell_lights is not None:
+            devices.cell_lights.show(self.presenter.cells(), now)
+
+    def _refresh(self) -> None:
+        now = self.clock()
+        if self.devices.status_lights is not None:
+            self.devices.status_lights.refresh(now)
+        if self.devices.cell_lights is not None:
+            self.devices.cell_lights.refresh(now)
+
+    def _self_test(self) -> None:
+        """Scan a few times with nobody touching the nest; report what is wrong."""
+        scans = []
+        for _ in range(BOOT_SCANS):
+            updates = self.devices.switches.poll()
+            scans += [update.closed for update in updates]
+        if not scans:
+            return  # the serial scanner has not reported yet: its own checks run on the Pico
+        for finding in boot_checks(scans, self.config.matrix):
+            self.findings.append(finding.to_text())
+            logger.warning("self-test: %s", finding.to_text())
+        self._on_scan(ScanUpdate(scans[-1]), self.now_ms())
+
+    @property
+    def view(self) -> View:
+        return self.presenter.view
+
+
+def run_daemon(config: Config, devices: Devices, *, address: str = "") -> None:
+    """Run until SIGTERM or SIGINT, then stop cleanly."""
+    daemon = Daemon(config, devices, address=address)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        try:
+            daemon.start()
+            await daemon.run(stop)
+        except NestrefError:
+            raise
+        except Exception:
+            logger.exception("the daemon failed")
+            raise
+        finally:
+            daemon.close()
+
+    asyncio.run(main())

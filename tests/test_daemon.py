@@ -1,0 +1,294 @@
+"""The daemon, whole: the real composition root on gpiozero's MockFactory and luma's
+dummy devices, a game played by hands closing and opening the simulated switches."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware_host.config import load_config
+from firmware_host.daemon import Daemon
+from firmware_host.presenter import View
+from firmware_host.referee.signals import GameStarted
+from firmware_host.referee.store import GameStore
+from firmware_host.rules import Nest, Position, Side
+from hardware.outputs import Blink
+from sim.mock_devices import open_mock_devices
+from tests.hand_model import Hand
+from tests.helpers import setup
+
+NESTREF = str(Path(sys.executable).parent / "nestref")
+
+
+class Clock:
+    """The daemon's clock, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def write_config(tmp_path, extra: str = "") -> str:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[storage]\ndatabase = "{tmp_path / "games.sqlite"}"\n{extra}', encoding="utf-8")
+    return str(path)
+
+
+class Rig:
+    """A daemon on mock hardware, and hands on its switches."""
+
+    def __init__(self, tmp_path, extra: str = "") -> None:
+        self.config = load_config(write_config(tmp_path, extra))
+        self.devices, self.switches = open_mock_devices(self.config)
+        self.clock = Clock()
+        self.daemon = Daemon(self.config, self.devices, clock=self.clock, wall_clock=lambda: 1_800_000_000.0)
+        self.cells = {cell: place for cell, place in self.config.matrix.items()}
+
+    def show(self, position: Position) -> None:
+        """The nest holds exactly ``position``'s pieces."""
+        self.switches.set_all(self.cells[cell] for cell in position.occupied())
+
+    def start(self) -> None:
+        self.daemon.start()
+        self.run_for(0.1)
+
+    def run_for(self, seconds: float, step: float = 0.005) -> None:
+        end = self.clock.now + seconds
+        while self.clock.now < end:
+            self.clock.now += step
+            self.daemon.step()
+
+    def change(self, name: str, closed: bool) -> None:
+        self.switches.set(self.config.matrix[name], closed)
+
+    def press(self, button: str, seconds: float = 0.2) -> None:
+        self.change(button, True)
+        self.run_for(seconds)
+        self.change(button, False)
+        self.run_for(0.1)
+
+    def moves(self) -> list[str]:
+        with sqlite3.connect(self.config.database) as db:
+            return [m for (m,) in db.execute("SELECT move FROM moves WHERE taken_back_at IS NULL ORDER BY id")]
+
+    def close(self) -> None:
+        self.daemon.close()
+
+
+def test_a_whole_game_through_the_daemon(tmp_path):
+    rng = random.Random(4)
+    start = Position.from_lineup("standard")  # the daemon starts a set with red
+    board, played = start.copy(), []
+    while legal := board.legal_moves():
+        move = rng.choice(legal)
+        board.push(move)
+        played.append(move)
+    events = Hand(rng).game(start, played)
+    rig = Rig(tmp_path)
+    rig.show(start)
+    rig.start()
+    assert rig.daemon.view is View.PLAYING  # the nest showed the lineup: game 1 began
+    began = rig.clock.now
+    for event in events:
+        target = began + event.time_ms / 1000
+        if target > rig.clock.now:
+            rig.run_for(target - rig.clock.now)
+        rig.change(event.cell, event.occupied)
+    rig.run_for(3)
+    assert rig.moves() == [str(move) for move in played]
+    assert rig.daemon.view is View.OVER
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is not None
+    screen = rig.daemon.presenter.screen()
+    assert screen.headline == f"{outcome.winner.label.upper()} WINS"
+    assert rig.devices.display is not None
+    image: Image.Image = rig.devices.display.device.image
+    assert image.getbbox() is not None  # something is drawn on the OLED
+    lights = rig.daemon.presenter.lights()
+    assert getattr(lights, f"{outcome.winner.label}_turn") is Blink.SLOW
+    rig.close()
+
+
+def test_the_daemon_shows_whose_turn_an_illegal_move_and_the_fix(tmp_path):
+    rig = Rig(tmp_path)
+    rig.show(Position.from_lineup())
+    rig.start()
+    factory = rig.devices.pin_factory
+    pins = rig.config.status_lights
+    assert factory.pin(pins["red_turn"]).state is True
+    assert factory.pin(pins["blue_turn"]).state is False
+    rig.change("c3", False)
+    rig.run_for(0.3)
+    rig.change("c5", True)  # an egg two cells on: illegal
+    rig.run_for(0.5)
+    assert rig.daemon.presenter.screen().headline == "ILLEGAL"
+    assert rig.daemon.presenter.lights().error is Blink.FAST
+    cells = rig.daemon.presenter.cells()
+    assert (cells["c5"], cells["c3"]) == (Blink.FAST, Blink.ON)
+    led_matrix = rig.devices.cell_lights
+    assert led_matrix is not None
+    x, y = rig.config.cell_lights.map["c3"]
+    assert led_matrix.device.image.getpixel((x, y)) == 255  # the cell to fill is lit
+    rig.change("c5", False)
+    rig.run_for(0.3)
+    rig.change("c3", True)
+    rig.run_for(0.5)
+    assert rig.daemon.presenter.screen().headline == "RED"
+    rig.change("c3", False)
+    rig.run_for(0.3)
+    rig.change("c4", True)
+    rig.run_for(0.5)
+    assert rig.moves() == ["c3-c4"]
+    assert factory.pin(pins["blue_turn"]).state is True
+    rig.close()
+
+
+def test_buttons_take_back_and_start_a_new_game(tmp_path):
+    rig = Rig(tmp_path)
+    rig.show(Position.from_lineup())
+    rig.start()
+    rig.change("c3", False)
+    rig.run_for(0.3)
+    rig.change("c4", True)
+    rig.run_for(0.5)
+    assert rig.moves() == ["c3-c4"]
+    rig.press("take_back")
+    assert rig.moves() == []
+    assert rig.daemon.presenter.screen().headline == "UNDO"
+    rig.change("c4", False)
+    rig.run_for(0.3)
+    rig.change("c3", True)
+    rig.run_for(0.5)
+    assert rig.daemon.presenter.screen().headline == "RED"
+    rig.press("take_back", seconds=2.5)  # held: red resigns
+    rig.run_for(1)  # the nest still shows the lineup: game 2 starts, blue first
+    with sqlite3.connect(rig.config.database) as db:
+        assert db.execute("SELECT number, result, condition FROM games ORDER BY id").fetchall() == [
+            (1, "blue", None),
+            (2, None, None),
+        ]
+    assert rig.daemon.presenter.game == 2
+    assert rig.daemon.presenter.side is Side.BLUE
+    rig.close()
+
+
+def test_a_question_is_answered_with_the_buttons(tmp_path):
+    position = setup("Ca1 We5 ed6 ee6 ee9 ca9")  # the warbler may take d6 or e6
+    path = write_config(tmp_path)
+    with GameStore(load_config(path).database, nest=Nest.default(), clock=lambda: 0.0) as store:
+        store.record([GameStarted(1, "standard", Side.RED, position.to_nfn(), new_set=True)], referee_ms=0)
+    rig = Rig(tmp_path)
+    rig.show(position)
+    rig.start()
+    assert rig.daemon.presenter.side is Side.RED  # the game was resumed from the record
+    rig.change("e5", False)
+    rig.run_for(0.3)
+    for cell in ("d6", "e6"):  # both flicker: the sensors cannot tell which was taken
+        rig.change(cell, False)
+        rig.run_for(0.005)
+        rig.change(cell, True)
+        rig.run_for(0.005)
+    rig.run_for(0.5)
+    _, second = rig.daemon.presenter.question
+    rig.press("switch")  # point at the second answer
+    assert rig.daemon.presenter.answer == second
+    rig.press("confirm")
+    assert rig.moves() == [str(second)]
+    rig.close()
+
+
+def test_the_boot_self_test_names_what_is_wrong(tmp_path):
+    rig = Rig(
+        tmp_path,
+        "[matrix]\n"
+        + "".join(
+            f"{name} = [{row}, {column}]\n"
+            for name, (row, column) in Rig(tmp_path).config.matrix.items()
+            if name != "switch"
+        )
+        + '[status_lights]\ncapture = "none"\n[buttons]\nswitch = 15\n',
+    )
+    rig.switches.set_all({(7, 5)})  # closed where nothing is mapped any more
+    rig.start()
+    assert "closed, where the map puts no cell or button: r7c5" in rig.daemon.findings
+    rig.close()
+
+
+def test_pin_buttons(tmp_path):
+    rig = Rig(tmp_path, '[status_lights]\ncapture = "none"\n[buttons]\ntake_back = 15\n')
+    rig.show(Position.from_lineup())
+    rig.start()
+    rig.change("c3", False)
+    rig.run_for(0.3)
+    rig.change("c4", True)
+    rig.run_for(0.5)
+    pin = rig.devices.pin_factory.pin(15)
+    pin.drive_low()
+    rig.run_for(0.2)
+    pin.drive_high()
+    rig.run_for(0.2)
+    assert rig.moves() == []
+    rig.close()
+
+
+def test_shutdown_leaves_the_lights_and_the_oled_dark(tmp_path):
+    rig = Rig(tmp_path)
+    rig.show(Position.from_lineup())
+    rig.start()
+    rig.close()
+    assert rig.devices.display is not None
+    assert rig.devices.display.device.image.getbbox() is None
+    assert not any(rig.devices.pin_factory.pin(pin).state for pin in rig.config.status_lights.values())
+
+
+def test_nestref_run_stops_cleanly_on_sigterm(tmp_path):
+    config = write_config(tmp_path)
+    with subprocess.Popen(
+        [NESTREF, "run", "--config", config, "--mock"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    ) as process:
+        assert process.stderr is not None
+        started = False
+        for line in process.stderr:
+            if "daemon started" in line:
+                started = True
+                break
+        assert started
+        os.kill(process.pid, signal.SIGTERM)
+        rest = process.stderr.read()
+        assert process.wait(timeout=20) == 0
+    assert "daemon stopped" in rest
+    assert "level=error" not in rest
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("[gmae]\n", "unknown key"),
+        ("[status_lights]\nerror = 4\n", "GPIO4 is already used by sensors.gpio.rows"),
+        ('[sensors]\nbackend = "serial"\n', "simulated hardware scans the switch matrix on GPIO"),
+    ],
+)
+def test_a_bad_config_stops_with_a_clear_message_and_exit_code_2(tmp_path, config, message):
+    path = write_config(tmp_path, config)
+    done = subprocess.run([NESTREF, "run", "--config", path, "--mock"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_no_gpio_here_is_a_clear_message(tmp_path):
+    done = subprocess.run(
+        [NESTREF, "run", "--config", write_config(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert "run on a Raspberry Pi, or try it all with --mock" in done.stderr
