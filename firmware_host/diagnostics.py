@@ -116,7 +116,7 @@ class Calibration:
                 self.stage = Stage.PLACING
                 return [*messages, *self._announce()]
             if now - self._started >= self.clear_timeout_s:
-                self.stuck = set(closed)
+                self.stuck, self.stage = set(closed), Stage.PLACING
                 names = " ".join(f"r{r}c{c}" for r, c in sorted(closed))
                 return [
                     *messages,
