@@ -36,6 +36,7 @@ OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
 class Sensors:
     backend: str  # "gpio" or "serial"
     scan_hz: int
+    idle_scan_hz: int
     rows: tuple[int, ...]  # gpio: row pins
     columns: tuple[int, ...]  # gpio: column pins
     port: str  # serial
@@ -194,6 +195,7 @@ class _ConfigReader(TomlChecker):
     def sensors(self, data: dict[str, Any]) -> Sensors:
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))
         scan_hz = self.integer(data["scan_hz"], "sensors.scan_hz", 10, 2000)
+        idle_scan_hz = self.integer(data["idle_scan_hz"], "sensors.idle_scan_hz", 10, scan_hz)
         gpio, serial = data["gpio"], data["serial"]
         rows = tuple(self.integer_list(gpio["rows"], "sensors.gpio.rows", 0, 27))
         columns = tuple(self.integer_list(gpio["columns"], "sensors.gpio.columns", 0, 27))
@@ -203,7 +205,7 @@ class _ConfigReader(TomlChecker):
         port = self.string(serial["port"], "sensors.serial.port")
         baudrate = self.integer(serial["baudrate"], "sensors.serial.baudrate", 300, 4_000_000)
         size = (len(rows), len(columns)) if backend == "gpio" else (8, 8)  # the Pico firmware scans 8x8
-        return Sensors(backend, scan_hz, rows, columns, port, baudrate, size)
+        return Sensors(backend, scan_hz, idle_scan_hz, rows, columns, port, baudrate, size)
 
     def button(self, value: Any, where: str) -> int | None:
         if value == "matrix":

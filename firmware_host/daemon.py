@@ -45,6 +45,7 @@ from hardware.sensors import Position, ScanUpdate, SwitchMatrix
 logger = logging.getLogger(__name__)
 
 BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
+ACTIVE_S = 2.0  # after a change, scan fast for this long
 
 
 @dataclass
@@ -146,6 +147,7 @@ class Daemon:
         self._cells = {position: name for position, name in self._names.items() if name in config.nest}
         self._matrix_buttons = {position: name for position, name in self._names.items() if name not in config.nest}
         self._closed: frozenset[Position] = frozenset()
+        self._last_activity = float("-inf")
         self._sensor_log: TextIO | None = None
         self.findings: list[str] = []
         self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
@@ -178,15 +180,23 @@ class Daemon:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Loop until ``stop`` is set."""
-        period = 1 / self.config.sensors.scan_hz
         next_at = self.clock()
         while not stop.is_set():
             self.step()
-            next_at = max(next_at + period, self.clock())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=max(0.0, next_at - self.clock()))
+            next_at = max(next_at + self.period(), self.clock())
+            # A plain sleep: the stop is seen within one scan period, and nothing per turn
+            # is made for it (waiting on the event with a timeout would make a task a turn).
+            await asyncio.sleep(max(0.0, next_at - self.clock()))
 
     # -- the loop -------------------------------------------------------------------------
+
+    def period(self) -> float:
+        """Seconds to the next turn: ``scan_hz`` while pieces move, ``idle_scan_hz``
+        once the nest has been still for ``ACTIVE_S`` (a move starts with a lift or a
+        slide, seen within one idle period; fast scanning then catches the flickers)."""
+        sensors = self.config.sensors
+        active = self.clock() - self._last_activity < ACTIVE_S
+        return 1 / (sensors.scan_hz if active else sensors.idle_scan_hz)
 
     def now_ms(self) -> int:
         """The referee's clock: milliseconds since the daemon started."""
@@ -223,6 +233,8 @@ class Daemon:
             self.presenter.sensors_connected = connected
             logger.warning("sensors %s", "connected" if connected else "not connected")
         previous, self._closed = self._closed, update.closed
+        if previous != update.closed or update.flickered:
+            self._last_activity = self.clock()
         if self.service is None:
             self._start_referee(update.closed, now)
             return

@@ -30,26 +30,44 @@ class ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
         return bool(super()._get_state())
 
 
+class RowPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
+    """A row output of the simulated matrix. Unlike gpiozero's MockPin it keeps no
+    history of its states: a daemon scanning for hours would fill memory with it."""
+
+    def _change_state(self, value: bool) -> bool:
+        if bool(self._get_state()) == value:
+            return False
+        self._state = value
+        return True
+
+
 class MockSwitchMatrix:
     """Switches at matrix positions, on a MockFactory's pins. Create it before the
     daemon claims the pins: the factory then hands the daemon these very pins."""
 
     def __init__(self, factory: MockFactory, rows: Sequence[int], columns: Sequence[int]) -> None:
-        self.closed: set[Position] = set()
-        self._rows = [factory.pin(pin) for pin in rows]
+        self._rows = [factory.pin(pin, pin_class=RowPin) for pin in rows]
+        self._closed_rows: list[set[int]] = [set() for _ in columns]  # per column: rows closed on it
         for column, pin in enumerate(columns):
             factory.pin(pin, pin_class=ColumnPin, matrix=self, column=column)
 
+    @property
+    def closed(self) -> set[Position]:
+        """The switches closed now."""
+        return {(row, column) for column, rows in enumerate(self._closed_rows) for row in rows}
+
     def set(self, position: Position, closed: bool) -> None:
         """Close (a piece's magnet arrives) or open (it leaves) one switch."""
-        (self.closed.add if closed else self.closed.discard)(position)
+        row, column = position
+        (self._closed_rows[column].add if closed else self._closed_rows[column].discard)(row)
 
     def set_all(self, positions: Iterable[Position]) -> None:
         """Exactly these switches closed."""
-        self.closed = set(positions)
+        for rows in self._closed_rows:
+            rows.clear()
+        for position in positions:
+            self.set(position, True)
 
     def pulls_low(self, column: int) -> bool:
-        return any(
-            (row, column) in self.closed and pin.function == "output" and not pin.state
-            for row, pin in enumerate(self._rows)
-        )
+        rows = self._rows
+        return any(rows[row].function == "output" and not rows[row].state for row in self._closed_rows[column])

@@ -29,3 +29,14 @@ def test_the_referee_benchmark_reports_the_time_per_change(capsys):
     assert lines[1].startswith("2 games, ")
     assert lines[2].startswith("per change: median ")
     assert lines[-1].startswith("budget: ")
+
+
+def test_the_daemon_benchmark_reports_its_figures(capsys):
+    from benchmarks import daemon_speed
+
+    assert daemon_speed.main(["--idle-seconds", "0.5", "--games", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("one full matrix scan")
+    assert lines[2].startswith("idle daemon: CPU ")
+    assert lines[3].startswith("switch to command")
+    assert lines[-1].startswith("budget: ")

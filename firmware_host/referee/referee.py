@@ -392,8 +392,10 @@ class Referee:
         # a piece of the mover's was lifted: a capture was made, though not a legal one.
         attempt = None if placed else self._attempted_capture(lifted)
         if view.is_in_progress(occupied, ignored):
-            if not placed:
-                return [] if attempt is None else self._refuse(at, attempt)  # else a move under way
+            if not placed and attempt is not None:
+                return self._refuse(at, attempt)
+            if not placed:  # a move under way; or a capture whose evidence the sensors missed?
+                return self._ask_about_unseen_captures(at, lifted)
             if view.is_resting_between(occupied, ignored):  # it may slide on
                 return self._refuse(at) if waited else []
             # A legal move made while another piece is still in the air (or knocked off).
@@ -408,6 +410,23 @@ class Referee:
         if self._legal_move_with_strays() is not None:
             return self._commit_with_strays(at)  # a legal move, and a piece knocked or pushed aside
         return self._refuse(at, attempt)
+
+    def _ask_about_unseen_captures(self, at: int, lifted: Set[str]) -> list[Signal]:
+        """A single piece of the mover's lifted for ``ask_ms``, every piece it could
+        capture still in place: the capture may be made, unseen. Ask rather than wait
+        for ever; the question closes as soon as the nest changes."""
+        view = self._current_view()
+        options = tuple(move for move in view.captures if move.origin in lifted and move.target in self._occupied)
+        if len(lifted) != 1 or not options:
+            return []
+        due = self._last_change + self.timing.ask_ms
+        if at < due:
+            self._quiet_at = due
+            return []
+        if self._question == options:
+            return []
+        self._question = options
+        return [MoveQuestion(options)]
 
     def _legal_move_with_strays(self) -> Move | None:
         """A legal move the nest shows made, apart from a piece or two out of place away

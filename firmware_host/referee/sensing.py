@@ -53,6 +53,10 @@ class Timing:
     stuck_ms: int = 10_000
     """A cell that alone keeps the nest from matching, unchanged this long while the
     players put the nest right, is taken to be faulty."""
+    ask_ms: int = 3000
+    """A capturer lifted this long, with every piece it could capture still in place,
+    may have made a capture the sensors did not see (a captured piece swept off so fast
+    that its cell never read empty): the referee asks."""
 
     def __post_init__(self) -> None:
         for name, value in vars(self).items():

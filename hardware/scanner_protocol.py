@@ -1,0 +1,384 @@
+"""The serial scanner protocol: the frames a Pico sends to the daemon, as pure code.
+
+This one file runs unchanged on the Pico under MicroPython and on the Pi under CPython,
+so the firmware and the daemon cannot disagree on a byte. That is why it uses no
+dataclasses, no ``typing``, no ``from __future__`` and no enums: annotations are read by
+mypy only (MicroPython ignores them, and CPython 3.11 can evaluate every one used here).
+
+On the wire a frame is ``00 | COBS(kind, seq, payload, CRC-16) | 00``. COBS removes every
+zero byte from what it encodes, so a zero always means "a frame ends (or starts) here":
+a reader that starts mid-stream or meets garbage loses at most the bytes up to the next
+zero, and the zero sent before every frame ends any garbage, so the frame after it
+survives. The CRC (CRC-16/CCITT-FALSE) rejects whatever else was damaged. Every
+SNAPSHOT holds the whole matrix, so a lost frame never leaves a wrong picture. The byte
+layouts and timing are in docs/scanner-protocol.md.
+
+>>> wire = Snapshot(7, 2, 2, b"\\x09", b"\\x00").to_bytes()
+>>> wire.hex(" ")
+'00 06 53 07 02 02 09 03 ee 20 00'
+>>> decoder = FrameDecoder()
+>>> decoder.feed(b"noise" + wire)
+[Snapshot(seq=7, rows=2, cols=2, closed=b'\\t', latch=b'\\x00')]
+>>> decoder.frames_rejected
+1
+"""
+
+PROTOCOL_VERSION = 1
+"""The version a HELLO announces; a change of any layout below changes it."""
+
+KIND_HELLO = 0x48  # "H": ASCII letters make frames easy to spot in a hex dump
+KIND_SNAPSHOT = 0x53  # "S"
+
+MAX_SIDE = 16
+"""The most rows, and the most columns, a matrix may have (bitmaps stay small)."""
+
+SNAPSHOT_MIN_INTERVAL_MS = 4
+"""A change is sent at once, but frames are at least this far apart (the latch keeps
+what happens in between); that bounds the traffic to 250 frames/s, 6 kB/s."""
+
+SNAPSHOT_MAX_INTERVAL_MS = 100
+"""A SNAPSHOT goes out at least this often, changed or not: it is the heartbeat."""
+
+HELLO_INTERVAL_MS = 2000
+"""A HELLO goes out at boot and then this often, for hosts that connect later."""
+
+_HEADER_SIZE = 2  # kind, sequence number
+_CRC_SIZE = 2
+_HELLO_PAYLOAD_SIZE = 8
+_HELLO_FLAG_BOOT = 0x01
+
+MAX_PACKET_SIZE = 1 + _HEADER_SIZE + 2 + 2 * (MAX_SIDE * MAX_SIDE // 8) + _CRC_SIZE
+"""The longest valid frame between its zeros, COBS included; a decoder keeps no more."""
+
+
+def _make_crc_table() -> tuple[int, ...]:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+        table.append(crc & 0xFFFF)
+    return tuple(table)
+
+
+# A table makes the CRC about eight times faster on the Pico, where every frame needs one.
+_CRC_TABLE = _make_crc_table()
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (polynomial 0x1021, start 0xFFFF, not reflected) of ``data``.
+
+    >>> hex(crc16(b"123456789"))
+    '0x29b1'
+    """
+    crc = 0xFFFF
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[(crc >> 8) ^ byte]
+    return crc
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """``data`` with its zero bytes removed by Consistent Overhead Byte Stuffing.
+
+    Each block is a code byte and up to 254 bytes: code n means n - 1 bytes, then a zero
+    that was removed, except that 0xFF means 254 bytes with no zero after them, and the
+    last block's zero is not there.
+
+    >>> cobs_encode(b"\\x11\\x22\\x00\\x33").hex(" ")
+    '03 11 22 02 33'
+    """
+    out = bytearray()
+    block = bytearray()
+    ends_with_full_block = False
+    for byte in data:
+        ends_with_full_block = False
+        if byte:
+            block.append(byte)
+            if len(block) < 254:
+                continue
+            out.append(0xFF)
+            ends_with_full_block = True
+        else:
+            out.append(len(block) + 1)
+        out.extend(block)
+        block = bytearray()
+    if not ends_with_full_block:
+        out.append(len(block) + 1)
+        out.extend(block)
+    return bytes(out)
+
+
+def cobs_decode(packet: bytes) -> bytes | None:
+    """The bytes ``packet`` encodes, or None if it is not valid COBS."""
+    out = bytearray()
+    at = 0
+    while at < len(packet):
+        code = packet[at]
+        end = at + code
+        if code == 0 or end > len(packet):
+            return None
+        out.extend(packet[at + 1 : end])
+        at = end
+        if code != 0xFF and at < len(packet):
+            out.append(0)
+    return bytes(out)
+
+
+def bitmap_size(rows: int, cols: int) -> int:
+    """Bytes in a bitmap of a ``rows`` x ``cols`` matrix.
+
+    Switch (row, col) is bit ``row * cols + col``: byte ``bit // 8``, bit ``bit % 8``
+    from the least significant. In an 8x8 matrix, byte r is row r and bit c column c.
+    """
+    return (rows * cols + 7) // 8
+
+
+def is_bit_set(bitmap: bytes, bit: int) -> bool:
+    """Whether bit ``bit`` of ``bitmap`` is set (see ``bitmap_size`` for the order)."""
+    return bool(bitmap[bit >> 3] & (1 << (bit & 7)))
+
+
+def _check(is_valid: bool, what: str) -> None:
+    if not is_valid:
+        raise ValueError("bad " + what)
+
+
+def _to_wire(kind: int, seq: int, payload: bytes) -> bytes:
+    _check(0 <= seq <= 0xFF, "sequence number")
+    body = bytes([kind, seq]) + payload
+    crc = crc16(body)
+    return b"\x00" + cobs_encode(body + bytes([crc >> 8, crc & 0xFF])) + b"\x00"
+
+
+def _repr(class_name: str, names: str, values: tuple[object, ...]) -> str:
+    """``Name(a=1, b=2)``, built without f-strings: MicroPython's have no ``!r``."""
+    fields = []
+    for i, name in enumerate(names.split()):
+        fields.append(name + "=" + repr(values[i]))
+    return class_name + "(" + ", ".join(fields) + ")"
+
+
+class Hello:
+    """Who is sending and what it scans; sent at boot and every ``HELLO_INTERVAL_MS``.
+
+    ``is_boot`` marks the first HELLO after the firmware started: its sequence number
+    starts again at 0, so the host does not count the jump as lost frames.
+    """
+
+    def __init__(
+        self,
+        seq: int,
+        firmware_major: int,
+        firmware_minor: int,
+        rows: int,
+        cols: int,
+        scan_hz: int,
+        is_boot: bool = False,
+        protocol_version: int = PROTOCOL_VERSION,
+    ) -> None:
+        self.seq = seq
+        self.firmware_major = firmware_major
+        self.firmware_minor = firmware_minor
+        self.rows = rows
+        self.cols = cols
+        self.scan_hz = scan_hz
+        self.is_boot = is_boot
+        self.protocol_version = protocol_version
+
+    @property
+    def firmware_version(self) -> str:
+        """The firmware's version as text: ``"1.0"``."""
+        return str(self.firmware_major) + "." + str(self.firmware_minor)
+
+    def to_bytes(self) -> bytes:
+        """The frame as sent, delimiting zeros included.
+
+        Raises ValueError if a field does not fit its byte(s).
+        """
+        for value in (self.protocol_version, self.firmware_major, self.firmware_minor):
+            _check(0 <= value <= 0xFF, "version")
+        _check(1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE, "matrix size")
+        _check(0 <= self.scan_hz <= 0xFFFF, "scan rate")
+        flags = _HELLO_FLAG_BOOT if self.is_boot else 0
+        payload = bytes(
+            [
+                self.protocol_version,
+                flags,
+                self.firmware_major,
+                self.firmware_minor,
+                self.rows,
+                self.cols,
+                self.scan_hz >> 8,
+                self.scan_hz & 0xFF,
+            ]
+        )
+        return _to_wire(KIND_HELLO, self.seq, payload)
+
+    def _fields(self) -> tuple[int, int, int, int, int, int, bool, int]:
+        return (
+            self.seq,
+            self.firmware_major,
+            self.firmware_minor,
+            self.rows,
+            self.cols,
+            self.scan_hz,
+            self.is_boot,
+            self.protocol_version,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hello) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        names = "seq firmware rows cols scan_hz is_boot protocol_version"
+        firmware = self.firmware_version
+        values = (self.seq, firmware, self.rows, self.cols, self.scan_hz, self.is_boot, self.protocol_version)
+        return _repr("Hello", names, values)
+
+
+class Snapshot:
+    """The whole matrix: every closed switch, and every switch that read otherwise.
+
+    ``closed`` and ``latch`` are bitmaps (see ``bitmap_size``). A latch bit is set if
+    the switch read differently from the previous frame's ``closed`` at any scan since
+    that frame, so a flicker of one scan (1 ms) still reaches the host.
+    """
+
+    def __init__(self, seq: int, rows: int, cols: int, closed: bytes, latch: bytes) -> None:
+        self.seq = seq
+        self.rows = rows
+        self.cols = cols
+        self.closed = closed
+        self.latch = latch
+
+    def to_bytes(self) -> bytes:
+        """The frame as sent, delimiting zeros included.
+
+        Raises ValueError if the size or a bitmap's length is wrong, or a bitmap has
+        bits set beyond the matrix.
+        """
+        _check(1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE, "matrix size")
+        _check(_is_bitmap(self.closed, self.rows, self.cols), "closed bitmap")
+        _check(_is_bitmap(self.latch, self.rows, self.cols), "latch bitmap")
+        return _to_wire(KIND_SNAPSHOT, self.seq, bytes([self.rows, self.cols]) + self.closed + self.latch)
+
+    def _fields(self) -> tuple[int, int, int, bytes, bytes]:
+        return (self.seq, self.rows, self.cols, self.closed, self.latch)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Snapshot) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return _repr("Snapshot", "seq rows cols closed latch", self._fields())
+
+
+def _is_bitmap(bitmap: bytes, rows: int, cols: int) -> bool:
+    """Whether ``bitmap`` has the right length, with no bit set past the matrix."""
+    if len(bitmap) != bitmap_size(rows, cols):
+        return False
+    spare_bits = len(bitmap) * 8 - rows * cols
+    return not spare_bits or not bitmap[-1] >> (8 - spare_bits)
+
+
+def _hello_from_payload(seq: int, payload: bytes) -> Hello | None:
+    if len(payload) != _HELLO_PAYLOAD_SIZE:
+        return None
+    version, flags, major, minor, rows, cols, rate_high, rate_low = payload
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        return None
+    is_boot = bool(flags & _HELLO_FLAG_BOOT)
+    return Hello(seq, major, minor, rows, cols, (rate_high << 8) | rate_low, is_boot, version)
+
+
+def _snapshot_from_payload(seq: int, payload: bytes) -> Snapshot | None:
+    if len(payload) < 2:
+        return None
+    rows = payload[0]
+    cols = payload[1]
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        return None
+    size = bitmap_size(rows, cols)
+    if len(payload) != 2 + 2 * size:
+        return None
+    closed = bytes(payload[2 : 2 + size])
+    latch = bytes(payload[2 + size :])
+    if not (_is_bitmap(closed, rows, cols) and _is_bitmap(latch, rows, cols)):
+        return None
+    return Snapshot(seq, rows, cols, closed, latch)
+
+
+def decode_packet(packet: bytes) -> Hello | Snapshot | None:
+    """The frame in ``packet`` (the bytes between two zeros), or None if it is invalid.
+
+    Invalid means: not COBS, too short, a CRC mismatch, an unknown kind, or a payload
+    whose length or values do not fit its kind. Never raises.
+    """
+    body = cobs_decode(packet)
+    if body is None or len(body) < _HEADER_SIZE + _CRC_SIZE:
+        return None
+    if crc16(body[:-_CRC_SIZE]) != (body[-2] << 8) | body[-1]:
+        return None
+    kind = body[0]
+    seq = body[1]
+    payload = body[_HEADER_SIZE:-_CRC_SIZE]
+    if kind == KIND_HELLO:
+        return _hello_from_payload(seq, payload)
+    if kind == KIND_SNAPSHOT:
+        return _snapshot_from_payload(seq, payload)
+    return None
+
+
+class FrameDecoder:
+    """Turns a byte stream, in chunks of any size, into frames.
+
+    It never raises and keeps at most ``MAX_PACKET_SIZE`` bytes: a packet that grows
+    longer (a flood with no zero in it) is dropped up to the next zero.
+    ``frames_rejected`` counts the packets that were not valid frames.
+    """
+
+    def __init__(self) -> None:
+        self._packet = bytearray()
+        self._is_overlong = False
+        self.frames_rejected = 0
+
+    def feed(self, data: bytes) -> list[Hello | Snapshot]:
+        """The frames completed by ``data``, oldest first."""
+        data = bytes(data)
+        frames: list[Hello | Snapshot] = []
+        start = 0
+        while start < len(data):
+            zero = data.find(b"\x00", start)
+            end = len(data) if zero < 0 else zero
+            self._keep(data[start:end])
+            if zero < 0:
+                break
+            frame = self._end_packet()
+            if frame is not None:
+                frames.append(frame)
+            start = zero + 1
+        return frames
+
+    def reset(self) -> None:
+        """Forget a partly received packet (the stream was interrupted)."""
+        self._packet = bytearray()
+        self._is_overlong = False
+
+    def _keep(self, chunk: bytes) -> None:
+        if self._is_overlong or not chunk:
+            return
+        if len(self._packet) + len(chunk) > MAX_PACKET_SIZE:
+            self._packet = bytearray()
+            self._is_overlong = True
+        else:
+            self._packet.extend(chunk)
+
+    def _end_packet(self) -> Hello | Snapshot | None:
+        packet = bytes(self._packet)
+        was_overlong = self._is_overlong
+        self.reset()
+        if not packet and not was_overlong:
+            return None  # the zeros around a frame: "00 frame 00 00 frame 00"
+        frame = None if was_overlong else decode_packet(packet)
+        if frame is None:
+            self.frames_rejected += 1
+        return frame

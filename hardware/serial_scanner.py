@@ -1,0 +1,245 @@
+"""The switch matrix as a Pico scanning it reports it over a serial port.
+
+``SerialScanner`` reads the frames of ``hardware.scanner_protocol`` (written down in
+docs/scanner-protocol.md) with pyserial and turns each SNAPSHOT into a ``ScanUpdate``.
+Nothing that comes through the port can stop the daemon: garbage is skipped up to the
+next frame, a lost frame is counted and made good by the next one (every SNAPSHOT is
+the whole matrix), and a pulled cable closes the port, which is then reopened through
+the shared ``Backoff`` until the Pico is back; its first SNAPSHOT after that is
+reported whatever it holds, so the daemon sees the full picture again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Protocol, Self
+
+import serial
+
+from hardware.reconnect import Backoff
+from hardware.scanner_protocol import (
+    PROTOCOL_VERSION,
+    SNAPSHOT_MAX_INTERVAL_MS,
+    FrameDecoder,
+    Hello,
+    Snapshot,
+    is_bit_set,
+)
+from hardware.sensors import Position, ScanUpdate
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BAUDRATE = 115200
+"""The firmware's UART speed; a USB port ignores it."""
+
+STALE_AFTER_S = 5 * SNAPSHOT_MAX_INTERVAL_MS / 1000
+"""With no valid frame for this long (five missed heartbeats), the link is down."""
+
+_READ_SIZE = 4096
+_MAX_READS_PER_POLL = 16  # a flooded port cannot hold up the daemon's loop
+
+
+class SerialPort(Protocol):
+    """What the scanner uses of a pyserial port."""
+
+    def read(self, size: int) -> bytes:
+        """Up to ``size`` bytes, without waiting (the port is opened with timeout=0)."""
+        ...
+
+    def close(self) -> None:
+        """Release the port."""
+        ...
+
+
+class OpenPort(Protocol):
+    """Opens a port: ``serial.serial_for_url`` or a test's stand-in."""
+
+    def __call__(self, url: str, *, baudrate: int, timeout: float) -> SerialPort: ...
+
+
+class SerialScanner:
+    """A ``SwitchMatrix`` read from a Pico over a serial port (USB or UART).
+
+    ``url`` is a device path (``/dev/ttyACM0``, ``/dev/serial0``, a pty) or any pyserial
+    URL. The port is opened by ``poll()``, not here, and reopened by ``poll()`` when
+    ``backoff`` says so after it failed. ``clock`` gives seconds (monotonic).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = DEFAULT_BAUDRATE,
+        open_port: OpenPort = serial.serial_for_url,
+        clock: Callable[[], float] = time.monotonic,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.url = url
+        self._baudrate = baudrate
+        self._open_port = open_port
+        self._clock = clock
+        self._backoff = backoff or Backoff(f"serial scanner {url}", logger)
+        self._port: SerialPort | None = None
+        self._is_closed = False
+        self._decoder = FrameDecoder()
+        self._last_seq: int | None = None
+        self._last_frame_at: float | None = None
+        self._has_reported_since_open = False
+        self._last_closed: frozenset[Position] | None = None
+        self.hello: Hello | None = None
+        """The latest HELLO: the firmware version and the matrix size (None before one)."""
+        self.frames_received = 0
+        """Valid frames, since this scanner was made."""
+        self.frames_lost = 0
+        """Frames missing from the sequence numbers (a reconnection's gap not counted)."""
+
+    @property
+    def frames_rejected(self) -> int:
+        """Damaged frames and garbage, counted once per stretch up to the next zero byte."""
+        return self._decoder.frames_rejected
+
+    @property
+    def connected(self) -> bool:
+        """Whether the port is open and a valid frame arrived in the last ``STALE_AFTER_S``."""
+        return (
+            self._port is not None
+            and self._last_frame_at is not None
+            and self._clock() - self._last_frame_at <= STALE_AFTER_S
+        )
+
+    def poll(self) -> list[ScanUpdate]:
+        """The reports that arrived since the last call, oldest first; never raises.
+
+        An update is made for every SNAPSHOT that differs from the previous one (or
+        has flickers), and for the first after the port was (re)opened.
+        """
+        if self._is_closed:
+            return []
+        port = self._reopen() if self._port is None else self._port
+        updates: list[ScanUpdate] = []
+        if port is None:
+            return updates
+        try:
+            for _ in range(_MAX_READS_PER_POLL):
+                data = port.read(_READ_SIZE)
+                if not data:
+                    break
+                self._take(data, updates)
+        except (serial.SerialException, OSError) as error:  # unplugged, or the device failed
+            self._lose_port(error)
+        except Exception as error:  # a driver's bug must not stop the referee: log it whole, reconnect
+            logger.exception("serial scanner %s: unexpected error reading the port", self.url)
+            self._lose_port(error)
+        return updates
+
+    def close(self) -> None:
+        """Close the port; ``poll()`` then reports nothing. Safe to call twice."""
+        self._is_closed = True
+        self._close_port()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _reopen(self) -> SerialPort | None:
+        now = self._clock()
+        if not self._backoff.is_due(now):
+            return None
+        try:
+            self._port = self._open_port(self.url, baudrate=self._baudrate, timeout=0)
+        except Exception as error:  # a missing device, a bad URL: both mean "try later"
+            self._backoff.failed(now, error)
+            return None
+        self._decoder.reset()
+        self._last_seq = None
+        self._last_frame_at = None
+        self._has_reported_since_open = False
+        return self._port
+
+    def _lose_port(self, error: BaseException) -> None:
+        self._close_port()
+        self._backoff.failed(self._clock(), error)
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:  # closing a port that is already gone may fail; it is gone either way
+                logger.debug("serial scanner %s: error closing the port", self.url, exc_info=True)
+
+    def _take(self, data: bytes, updates: list[ScanUpdate]) -> None:
+        for frame in self._decoder.feed(data):
+            if self._last_frame_at is None:
+                self._backoff.succeeded()  # a frame, not just an open port, proves the link
+            self.frames_received += 1
+            self._last_frame_at = self._clock()
+            self._count_lost(frame)
+            if isinstance(frame, Hello):
+                self._take_hello(frame)
+            else:
+                update = self._to_update(frame)
+                if update is not None:
+                    updates.append(update)
+
+    def _count_lost(self, frame: Hello | Snapshot) -> None:
+        # A boot HELLO starts the numbers again at 0: that jump loses nothing.
+        is_restart = isinstance(frame, Hello) and frame.is_boot
+        if self._last_seq is not None and not is_restart:
+            lost = (frame.seq - self._last_seq - 1) & 0xFF
+            if lost:
+                logger.debug("serial scanner %s: %d frames lost before #%d", self.url, lost, frame.seq)
+            self.frames_lost += lost
+        self._last_seq = frame.seq
+
+    def _take_hello(self, hello: Hello) -> None:
+        previous, self.hello = self.hello, hello
+        if previous is not None and _identity(previous) == _identity(hello):
+            return  # the periodic repeat of what is known already
+        logger.info(
+            "serial scanner %s: firmware %s, %dx%d matrix scanned at %d Hz",
+            self.url,
+            hello.firmware_version,
+            hello.rows,
+            hello.cols,
+            hello.scan_hz,
+        )
+        if hello.protocol_version != PROTOCOL_VERSION:
+            logger.warning(
+                "serial scanner %s speaks protocol version %d; this daemon knows version %d",
+                self.url,
+                hello.protocol_version,
+                PROTOCOL_VERSION,
+            )
+
+    def _to_update(self, snapshot: Snapshot) -> ScanUpdate | None:
+        closed = positions_in(snapshot.closed, snapshot.rows, snapshot.cols)
+        latched = positions_in(snapshot.latch, snapshot.rows, snapshot.cols)
+        previous = closed if self._last_closed is None else self._last_closed
+        # A latched switch that is back where the previous update had it changed and
+        # changed back: a flicker. One that is not back simply changed, as ``closed`` shows.
+        flickered = latched - (closed ^ previous)
+        is_news = not self._has_reported_since_open or closed != previous or bool(flickered)
+        self._last_closed = closed
+        self._has_reported_since_open = True
+        return ScanUpdate(closed, flickered) if is_news else None
+
+
+def _identity(hello: Hello) -> tuple[str, int, int, int, int]:
+    return (hello.firmware_version, hello.rows, hello.cols, hello.scan_hz, hello.protocol_version)
+
+
+def positions_in(bitmap: bytes, rows: int, cols: int) -> frozenset[Position]:
+    """The (row, column) of every bit set in a protocol bitmap.
+
+    >>> sorted(positions_in(bytes([0b1001]), 2, 2))
+    [(0, 0), (1, 1)]
+    """
+    return frozenset((row, col) for row in range(rows) for col in range(cols) if is_bit_set(bitmap, row * cols + col))
