@@ -207,6 +207,7 @@ class Daemon:
         now = self.now_ms()
         for update in self.devices.switches.poll():
             self._on_scan(update, now)
+        self._check_link()
         while True:
             try:
                 command = self._commands.get_nowait()
@@ -227,11 +228,15 @@ class Daemon:
         """A button on a GPIO pin went down or up (from gpiozero's thread)."""
         self.post(lambda: self._on_button_change(name, pressed, self.now_ms()))
 
-    def _on_scan(self, update: ScanUpdate, now: int) -> None:
-        connected = getattr(self.devices.switches, "connected", True)
+    def _check_link(self) -> None:
+        """A serial scanner may come and go (a pulled cable): say so on the OLED."""
+        connected = bool(getattr(self.devices.switches, "connected", True))
         if connected != self.presenter.sensors_connected:
             self.presenter.sensors_connected = connected
-            logger.warning("sensors %s", "connected" if connected else "not connected")
+            (logger.info if connected else logger.warning)("sensors %s", "connected" if connected else "not connected")
+            self._show()
+
+    def _on_scan(self, update: ScanUpdate, now: int) -> None:
         previous, self._closed = self._closed, update.closed
         if previous != update.closed or update.flickered:
             self._last_activity = self.clock()

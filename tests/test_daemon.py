@@ -9,21 +9,28 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
+from luma.core.device import dummy
 from PIL import Image
 
-from firmware_host.config import load_config
-from firmware_host.daemon import Daemon
+from firmware_host.cli import main
+from firmware_host.config import Config, load_config
+from firmware_host.daemon import Daemon, Devices, open_devices
+from firmware_host.errors import HardwareError
 from firmware_host.presenter import View
 from firmware_host.referee.signals import GameStarted
 from firmware_host.referee.store import GameStore
 from firmware_host.rules import Nest, Position, Side
+from hardware.display import open_oled
 from hardware.outputs import Blink
 from sim.mock_devices import open_mock_devices
 from tests.hand_model import Hand
 from tests.helpers import setup
+from tests.test_serial_scanner import SimulatedPico
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
 
@@ -47,12 +54,14 @@ def write_config(tmp_path, extra: str = "") -> str:
 class Rig:
     """A daemon on mock hardware, and hands on its switches."""
 
-    def __init__(self, tmp_path, extra: str = "") -> None:
-        self.config = load_config(write_config(tmp_path, extra))
-        self.devices, self.switches = open_mock_devices(self.config)
+    def __init__(self, tmp_path, extra: str = "", *, config: Config | None = None, devices: Devices | None = None):
+        self.config = config or load_config(write_config(tmp_path, extra))
+        if devices is None:
+            devices, self.switches = open_mock_devices(self.config)
+        self.devices = devices
         self.clock = Clock()
-        self.daemon = Daemon(self.config, self.devices, clock=self.clock, wall_clock=lambda: 1_800_000_000.0)
-        self.cells = {cell: place for cell, place in self.config.matrix.items()}
+        self.daemon = Daemon(self.config, devices, clock=self.clock, wall_clock=lambda: 1_800_000_000.0)
+        self.cells = dict(self.config.matrix)
 
     def show(self, position: Position) -> None:
         """The nest holds exactly ``position``'s pieces."""
@@ -292,3 +301,72 @@ def test_no_gpio_here_is_a_clear_message(tmp_path):
     )
     assert done.returncode == 2
     assert "run on a Raspberry Pi, or try it all with --mock" in done.stderr
+
+
+def wait_until(rig: Rig, condition, seconds: float = 10.0) -> None:
+    """Run the daemon in real time until ``condition()`` holds."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        rig.daemon.step()
+        time.sleep(0.002)
+
+
+def test_the_daemon_on_the_serial_scanner_survives_a_pulled_cable(tmp_path):
+    link = tmp_path / "ttyACM0"
+    pico = SimulatedPico(link)
+    pico.plug()
+    pico.boot()
+    config = load_config(write_config(tmp_path, f'[sensors]\nbackend = "serial"\n[sensors.serial]\nport = "{link}"\n'))
+    devices = open_devices(
+        config,
+        pin_factory=MockFactory(),
+        display_device=dummy(width=128, height=64, mode="1"),
+        cell_device=dummy(width=8, height=8, mode="1"),
+    )
+    rig = Rig(tmp_path, config=config, devices=devices)
+    rig.daemon = Daemon(config, devices)  # on the real clock: the Pico runs in real time
+    try:
+        pico.matrix.set_closed(config.matrix[cell] for cell in Position.from_lineup().occupied())
+        rig.daemon.start()
+        wait_until(rig, lambda: rig.daemon.view is View.PLAYING)  # the lineup is seen: game 1
+        lineup = set(Position.from_lineup().occupied())
+        pico.matrix.set_closed(config.matrix[cell] for cell in (lineup - {"c3"}) | {"c4"})
+        wait_until(rig, lambda: rig.moves() == ["c3-c4"])
+        pico.unplug()
+        wait_until(rig, lambda: not rig.daemon.presenter.sensors_connected)
+        assert rig.daemon.presenter.screen().footer == "sensors not connected"
+        assert rig.daemon.presenter.lights().error is Blink.FAST
+        pico.matrix.set_closed(config.matrix[cell] for cell in (lineup - {"c3", "c7"}) | {"c4", "c6"})
+        pico.plug()  # plugged back, blue has moved c7-c6 meanwhile
+        pico.boot()
+        wait_until(rig, lambda: rig.daemon.presenter.sensors_connected)
+        wait_until(rig, lambda: rig.moves() == ["c3-c4", "c7-c6"])
+    finally:
+        pico.unplug()
+        rig.daemon.close()
+
+
+def test_the_raw_sensor_log_is_recorded_and_replays_to_the_same_moves(tmp_path, capsys):
+    logs = tmp_path / "sensor-logs"
+    config_path = write_config(tmp_path, "")
+    text = Path(config_path).read_text(encoding="utf-8").replace("[storage]\n", f'[storage]\nsensor_log = "{logs}"\n')
+    Path(config_path).write_text(text, encoding="utf-8")
+    rig = Rig(tmp_path, config=load_config(config_path))
+    rig.show(Position.from_lineup())
+    rig.start()
+    for cell, closed in (("c3", False), ("c4", True), ("c7", False), ("c6", True)):
+        rig.change(cell, closed)
+        rig.run_for(0.4)
+    assert rig.moves() == ["c3-c4", "c7-c6"]
+    rig.close()
+    (log,) = logs.iterdir()
+    assert log.read_text(encoding="utf-8").startswith(f"# position: {Position.from_lineup().to_nfn()}\n")
+    assert main(["referee", "--events", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if line.startswith("move ")] == ["move c3-c4", "move c7-c6"]
+
+
+def test_a_display_that_is_not_there_is_a_clear_error():
+    with pytest.raises(HardwareError, match=r"display: no ssd1306 on I2C bus 99 at address 0x3C .*raspi-config"):
+        open_oled("ssd1306", bus=99, address=0x3C, rotate=0)

@@ -80,3 +80,22 @@ def test_the_wiring_guide_is_what_the_code_writes_from_the_default_config():
         assert left in guide or right in guide, gpio
     for cell in config.matrix:
         assert cell in guide
+
+
+def test_the_systemd_unit_starts_the_command_the_cli_has():
+    unit = (ROOT / "docs" / "nestref.service").read_text(encoding="utf-8")
+    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    argv = exec_start.removeprefix("ExecStart=").split()
+    assert argv[0].endswith("/bin/nestref")
+    from firmware_host.cli import build_parser
+
+    args = build_parser().parse_args(argv[1:])
+    assert (args.command, args.config, args.mock) == ("run", "/etc/nestref/config.toml", False)
+    assert "RestartPreventExitStatus=2" in unit
+    assert "/etc/nestref/config.toml" in README and "nestref.service" in README
+
+
+def test_the_daemon_docs_show_every_reference_screen():
+    docs = (ROOT / "docs" / "daemon.md").read_text(encoding="utf-8")
+    for screen in (ROOT / "docs" / "screens").glob("*.png"):
+        assert f"(screens/{screen.name})" in docs
