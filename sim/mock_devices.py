@@ -9,7 +9,7 @@ from luma.core.device import dummy
 from firmware_host.config import Config
 from firmware_host.daemon import Devices, open_devices
 from firmware_host.errors import HardwareError
-from sim.mock_matrix import MockSwitchMatrix
+from sim.mock_matrix import MockSwitchMatrix, QuietPin
 
 
 def open_mock_devices(config: Config) -> tuple[Devices, MockSwitchMatrix]:
@@ -20,6 +20,8 @@ def open_mock_devices(config: Config) -> tuple[Devices, MockSwitchMatrix]:
         raise HardwareError('simulated hardware scans the switch matrix on GPIO: set sensors.backend = "gpio"')
     factory = MockFactory()
     switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
+    for pin in config.status_lights.values():
+        factory.pin(pin, pin_class=QuietPin)
     devices = open_devices(
         config,
         pin_factory=factory,

@@ -30,9 +30,9 @@ class ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
         return bool(super()._get_state())
 
 
-class RowPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
-    """A row output of the simulated matrix. Unlike gpiozero's MockPin it keeps no
-    history of its states: a daemon scanning for hours would fill memory with it."""
+class QuietPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
+    """An output pin (a matrix row, an LED) that, unlike gpiozero's MockPin, keeps no
+    history of its states: a daemon running for days would fill memory with it."""
 
     def _change_state(self, value: bool) -> bool:
         if bool(self._get_state()) == value:
@@ -46,7 +46,7 @@ class MockSwitchMatrix:
     daemon claims the pins: the factory then hands the daemon these very pins."""
 
     def __init__(self, factory: MockFactory, rows: Sequence[int], columns: Sequence[int]) -> None:
-        self._rows = [factory.pin(pin, pin_class=RowPin) for pin in rows]
+        self._rows = [factory.pin(pin, pin_class=QuietPin) for pin in rows]
         self._closed_rows: list[set[int]] = [set() for _ in columns]  # per column: rows closed on it
         for column, pin in enumerate(columns):
             factory.pin(pin, pin_class=ColumnPin, matrix=self, column=column)
