@@ -24,35 +24,40 @@ class ButtonAction:
 
 @dataclass
 class ButtonGestures:
-    """Turns button changes into short and long presses."""
+    """Turns button changes into short and long presses.
+
+    A change counts once the button has kept it for ``debounce_s``: contact bounce and
+    a glitch of a few milliseconds (a switch in the matrix read once the wrong way) are
+    no presses at all. Times are when the change happened, in seconds.
+    """
 
     hold_s: float = 2.0
-    debounce_s: float = 0.02
-    _down_since: dict[str, float] = field(default_factory=dict)
+    debounce_s: float = 0.03
+    _raw: dict[str, tuple[bool, float]] = field(default_factory=dict)  # button: (pressed, since)
+    _down_since: dict[str, float] = field(default_factory=dict)  # buttons held, counted
     _long_done: set[str] = field(default_factory=set)
-    _last_change: dict[str, float] = field(default_factory=dict)
 
     def change(self, button: str, pressed: bool, now: float) -> list[ButtonAction]:
-        """``button`` went down (``pressed``) or up at ``now``."""
+        """``button`` read down (``pressed``) or up at ``now``."""
         actions = self.tick(now)
-        if now - self._last_change.get(button, float("-inf")) < self.debounce_s:
-            return actions  # contact bounce right after a change: the change stands
-        if pressed == (button in self._down_since):
-            return actions
-        self._last_change[button] = now
-        if pressed:
-            self._down_since[button] = now
-        else:
-            del self._down_since[button]
-            if button in self._long_done:
-                self._long_done.discard(button)
-            else:
-                actions.append(ButtonAction(button, Press.SHORT))
+        if self._raw.get(button, (False, 0.0))[0] != pressed:
+            self._raw[button] = (pressed, now)
         return actions
 
     def tick(self, now: float) -> list[ButtonAction]:
-        """Long presses that are due by ``now``."""
+        """The presses that are due by ``now``."""
         actions = []
+        for button, (pressed, since) in self._raw.items():
+            if now - since < self.debounce_s or pressed == (button in self._down_since):
+                continue
+            if pressed:
+                self._down_since[button] = since
+            else:
+                del self._down_since[button]
+                if button in self._long_done:
+                    self._long_done.discard(button)
+                else:
+                    actions.append(ButtonAction(button, Press.SHORT))
         for button, since in self._down_since.items():
             if button not in self._long_done and now - since >= self.hold_s:
                 self._long_done.add(button)
@@ -60,5 +65,10 @@ class ButtonGestures:
         return actions
 
     def next_deadline(self) -> float | None:
-        times = [since + self.hold_s for b, since in self._down_since.items() if b not in self._long_done]
+        times = [
+            since + self.debounce_s
+            for button, (pressed, since) in self._raw.items()
+            if pressed != (button in self._down_since)
+        ]
+        times += [since + self.hold_s for b, since in self._down_since.items() if b not in self._long_done]
         return min(times, default=None)

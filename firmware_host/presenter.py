@@ -102,9 +102,13 @@ class Presenter:
     warning: str = ""  # a missed capture under lenient refereeing, until the next move
     faults: set[str] = field(default_factory=set)
     sensors_connected: bool = True
+    storage_ok: bool = True  # False while moves cannot be recorded (a full disk)
+    notice: str = ""  # from the boot self-test, until the first move
 
     def apply(self, signal: Signal) -> None:
         """Take in one signal."""
+        if isinstance(signal, GameStarted | GameOver | GameAbandoned | CorrectionNeeded):
+            self.question = ()  # whatever was asked no longer stands
         if isinstance(signal, GameStarted):
             self.view, self.game, self.last_move, self.outcome, self.set_winner = (
                 View.PLAYING,
@@ -120,7 +124,7 @@ class Presenter:
             self.view, self.side, self.captures = View.PLAYING, signal.side, signal.captures
             self.refused, self.correction, self.question = None, None, ()
         elif isinstance(signal, MoveAccepted):
-            self.last_move, self.warning, self.position = signal.move, "", signal.nfn
+            self.last_move, self.warning, self.position, self.notice = signal.move, "", signal.nfn, ""
         elif isinstance(signal, MissedCapture):
             self.warning = f"missed {' '.join(map(str, signal.captures))}"
         elif isinstance(signal, MoveRefused):
@@ -175,8 +179,12 @@ class Presenter:
     def footer(self) -> str:
         if not self.sensors_connected:
             return "sensors not connected"
+        if not self.storage_ok:
+            return "cannot save games: disk full?"
         if self.faults:
             return f"faulty: {' '.join(sorted(self.faults))}"
+        if self.notice:
+            return self.notice
         score = f"set {self.score[0]}-{self.score[1]}"
         return f"{score}  {self.address}" if self.address else score
 
@@ -272,11 +280,11 @@ class Presenter:
                     turn[side] = Blink.SLOW
         elif self.view is View.SETUP and self.setup is not None:
             turn[self.setup.starter] = Blink.SLOW
-        if self.view is View.CORRECTING or not self.sensors_connected:
+        if self.view is View.CORRECTING or not self.sensors_connected or not self.storage_ok:
             error = Blink.FAST
         elif self.view is View.QUESTION:
             error = Blink.SLOW
-        elif self.faults:
+        elif self.faults or self.notice:
             error = Blink.ON
         return Lights(turn[Side.RED], turn[Side.BLUE], error, capture)
 

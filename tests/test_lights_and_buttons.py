@@ -105,21 +105,29 @@ def test_pin_buttons_report_presses_and_releases():
 def test_gestures_short_and_long_presses():
     gestures = ButtonGestures(hold_s=2.0)
     assert gestures.change("confirm", True, 10.0) == []
-    assert gestures.change("confirm", False, 10.4) == [ButtonAction("confirm", Press.SHORT)]
+    assert gestures.change("confirm", False, 10.4) == []  # the press counted at 10.03
+    assert gestures.tick(10.5) == [ButtonAction("confirm", Press.SHORT)]
     assert gestures.change("take_back", True, 20.0) == []
+    assert gestures.tick(20.1) == []
     assert gestures.next_deadline() == 22.0
     assert gestures.tick(21.9) == []
     assert gestures.tick(22.0) == [ButtonAction("take_back", Press.LONG)]  # while still held
-    assert gestures.change("take_back", False, 23.0) == []  # no short press as well
+    gestures.change("take_back", False, 23.0)
+    assert gestures.tick(23.1) == []  # no short press as well
     assert gestures.next_deadline() is None
 
 
-def test_gestures_ignore_contact_bounce():
+def test_gestures_ignore_contact_bounce_and_glitches():
     gestures = ButtonGestures()
     actions = []
     for time, pressed in ((1.000, True), (1.002, False), (1.004, True), (1.5, False), (1.503, True), (1.505, False)):
         actions += gestures.change("switch", pressed, time)
+    actions += gestures.tick(2.0)
     assert actions == [ButtonAction("switch", Press.SHORT)]
+    # A switch read closed for one scan is no press, and certainly no long one.
+    assert gestures.change("take_back", True, 5.0) == []
+    assert gestures.change("take_back", False, 5.005) == []
+    assert gestures.tick(10.0) == []
 
 
 def test_a_button_callback_from_another_thread_is_only_handed_on():

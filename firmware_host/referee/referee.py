@@ -236,8 +236,10 @@ class Referee:
         signals = self._advance(now)
         if self.mode is not Mode.SETUP:
             signals.append(GameAbandoned(self.number))
+        if self._question is not None:
+            signals.append(QuestionClosed())
         self.mode, self.position, self._view = Mode.SETUP, None, None
-        self._setup_shown = None
+        self._setup_shown, self._question, self._candidate = None, None, None
         return signals + self._show_setup() + self._on_quiet(now)
 
     def choose_setup(self, *, now: int, starter: Side | None = None, lineup: str | None = None) -> list[Signal]:
@@ -257,7 +259,7 @@ class Referee:
     def answer(self, move: Move, now: int) -> list[Signal]:
         """The player says which move of a :class:`MoveQuestion` was made."""
         signals = self._advance(now)
-        if self._question is None or move not in self._question:
+        if self.mode is not Mode.PLAYING or self._question is None or move not in self._question:
             raise CommandError(f"{move} does not answer an open question")
         return signals + self._commit(move, now)
 
@@ -659,10 +661,11 @@ class Referee:
     # -- between games ------------------------------------------------------------------
 
     def _end_game(self, outcome: Outcome, at: int) -> list[Signal]:
+        closing: list[Signal] = [QuestionClosed()] if self._question is not None else []
         self._before_game_over = (self.games, self.number, self.starter)
         self._outcome = outcome
         games = self.games.record(outcome)
-        signals: list[Signal] = [GameOver(outcome, games.score, games.winner)]
+        signals: list[Signal] = [*closing, GameOver(outcome, games.score, games.winner)]
         if games.is_over():
             self.games, self.number = GameSet(first_starter=self.settings.first_starter), 1
             self._set_started = False

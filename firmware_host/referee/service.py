@@ -8,14 +8,18 @@ command both use it.
 
 from __future__ import annotations
 
+import logging
+from collections import deque
 from collections.abc import Callable, Iterable
 
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore
+from firmware_host.referee.store import GameStore, StorageUnavailableError
 from firmware_host.rules import Move, Nest, Position, Side
 
 Announce = Callable[[Signal], None]
+
+logger = logging.getLogger(__name__)
 
 
 class RefereeService:
@@ -25,6 +29,10 @@ class RefereeService:
         self.referee = referee
         self.store = store
         self.announce = announce
+        self.storage_ok = True
+        """False while the record cannot be written (a full disk): nothing more is
+        announced until it can, so nothing announced is ever missing from the record."""
+        self._pending: deque[tuple[list[Signal], int]] = deque()
 
     @classmethod
     def start(
@@ -60,10 +68,29 @@ class RefereeService:
         return service
 
     def _publish(self, signals: list[Signal], now: int) -> list[Signal]:
-        self.store.record(signals, referee_ms=now)
-        for signal in signals:
-            self.announce(signal)
+        if signals:
+            self._pending.append((signals, now))
+        self.flush()
         return signals
+
+    def flush(self) -> bool:
+        """Record, then announce, what waits, in order; False if the record cannot be
+        written now (it is tried again at every call)."""
+        while self._pending:
+            signals, now = self._pending[0]
+            try:
+                self.store.record(signals, referee_ms=now)
+            except StorageUnavailableError as error:
+                (logger.error if self.storage_ok else logger.debug)("%s; moves wait to be recorded", error)
+                self.storage_ok = False
+                return False
+            self._pending.popleft()
+            if not self.storage_ok:
+                logger.warning("the game record can be written again")
+                self.storage_ok = True
+            for signal in signals:
+                self.announce(signal)
+        return True
 
     def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
         return self._publish(self.referee.sense(cell, occupied, now), now)

@@ -59,6 +59,11 @@ class StoreError(NestrefError, RuntimeError):
     """The game record cannot be used: not a nestref database, or another nest's."""
 
 
+class StorageUnavailableError(NestrefError, OSError):
+    """The game record cannot be written just now: the disk is full, the file is locked
+    or read-only. Nothing was written; trying again later may work."""
+
+
 @dataclass(frozen=True)
 class SavedSet:
     """Where the last set stands, as the database has it."""
@@ -79,12 +84,17 @@ class GameStore:
         seconds. Raises :class:`StoreError` if it is not a nestref database."""
         self.nest = nest
         self._clock = clock
+        self.path = str(path)
         try:
-            self._db = sqlite3.connect(str(path), isolation_level=None)
+            # timeout: a writer holding the file (another nestref) delays a write this long
+            # at most, then the write fails and is tried again later.
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=0.2)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+        except sqlite3.OperationalError as error:
+            raise StorageUnavailableError(f"{path}: cannot open the game record: {error}") from None
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{path}: not a nestref game record: {error}") from None
 
@@ -107,51 +117,60 @@ class GameStore:
             return
         now = self._now()
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
         try:
-            for signal in writes:
-                if isinstance(signal, GameStarted):
-                    if signal.new_set:
-                        db.execute(
-                            "INSERT INTO sets (nest, lineup, first_starter, started_at) VALUES (?, ?, ?, ?)",
-                            (self.nest.name, signal.lineup, signal.starter.label, now),
-                        )
-                    db.execute(
-                        "INSERT INTO games (set_id, number, lineup, starter, start_nfn, started_at)"
-                        " VALUES ((SELECT max(id) FROM sets), ?, ?, ?, ?, ?)",
-                        (signal.number, signal.lineup, signal.starter.label, signal.nfn, now),
-                    )
-                elif isinstance(signal, MoveAccepted):
-                    db.execute(
-                        "INSERT INTO moves (game_id, ply, move, nfn, at, referee_ms)"
-                        " VALUES ((SELECT max(id) FROM games), ?, ?, ?, ?, ?)",
-                        (signal.ply, str(signal.move), signal.nfn, now, referee_ms),
-                    )
-                elif isinstance(signal, TakenBack):
-                    db.execute(
-                        "UPDATE games SET ended_at = NULL, result = NULL, condition = NULL"
-                        " WHERE id = (SELECT max(id) FROM games)"
-                    )
-                    db.execute(
-                        "UPDATE moves SET taken_back_at = ? WHERE id = (SELECT max(id) FROM moves"
-                        " WHERE game_id = (SELECT max(id) FROM games) AND taken_back_at IS NULL)",
-                        (now,),
-                    )
-                elif isinstance(signal, GameOver):
-                    outcome = signal.outcome
-                    db.execute(
-                        "UPDATE games SET ended_at = ?, result = ?, condition = ?"
-                        " WHERE id = (SELECT max(id) FROM games)",
-                        (now, outcome.to_text(), None if outcome.condition is None else int(outcome.condition)),
-                    )
-                else:
-                    db.execute(
-                        "UPDATE games SET abandoned = 1, ended_at = ? WHERE id = (SELECT max(id) FROM games)", (now,)
-                    )
+            db.execute("BEGIN IMMEDIATE")
+            self._write(writes, now, referee_ms)
             db.execute("COMMIT")
+        except sqlite3.OperationalError as error:  # the disk is full, the file locked or read-only
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise StorageUnavailableError(f"{self.path}: cannot write the game record: {error}") from None
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
+
+    def _write(self, writes: Iterable[Signal], now: int, referee_ms: int) -> None:
+        """The statements for ``writes``, inside the caller's transaction."""
+        db = self._db
+        for signal in writes:
+            if isinstance(signal, GameStarted):
+                if signal.new_set:
+                    db.execute(
+                        "INSERT INTO sets (nest, lineup, first_starter, started_at) VALUES (?, ?, ?, ?)",
+                        (self.nest.name, signal.lineup, signal.starter.label, now),
+                    )
+                db.execute(
+                    "INSERT INTO games (set_id, number, lineup, starter, start_nfn, started_at)"
+                    " VALUES ((SELECT max(id) FROM sets), ?, ?, ?, ?, ?)",
+                    (signal.number, signal.lineup, signal.starter.label, signal.nfn, now),
+                )
+            elif isinstance(signal, MoveAccepted):
+                db.execute(
+                    "INSERT INTO moves (game_id, ply, move, nfn, at, referee_ms)"
+                    " VALUES ((SELECT max(id) FROM games), ?, ?, ?, ?, ?)",
+                    (signal.ply, str(signal.move), signal.nfn, now, referee_ms),
+                )
+            elif isinstance(signal, TakenBack):
+                db.execute(
+                    "UPDATE games SET ended_at = NULL, result = NULL, condition = NULL"
+                    " WHERE id = (SELECT max(id) FROM games)"
+                )
+                db.execute(
+                    "UPDATE moves SET taken_back_at = ? WHERE id = (SELECT max(id) FROM moves"
+                    " WHERE game_id = (SELECT max(id) FROM games) AND taken_back_at IS NULL)",
+                    (now,),
+                )
+            elif isinstance(signal, GameOver):
+                outcome = signal.outcome
+                db.execute(
+                    "UPDATE games SET ended_at = ?, result = ?, condition = ? WHERE id = (SELECT max(id) FROM games)",
+                    (now, outcome.to_text(), None if outcome.condition is None else int(outcome.condition)),
+                )
+            else:
+                db.execute(
+                    "UPDATE games SET abandoned = 1, ended_at = ? WHERE id = (SELECT max(id) FROM games)", (now,)
+                )
 
     def moves(self, game_id: int | None = None) -> list[str]:
         """The moves of a game that stand (not taken back), in order; by default of the
