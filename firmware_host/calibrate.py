@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from firmware_host.config import load_config
 from firmware_host.diagnostics import Calibration, Stage, write_matrix
 from firmware_host.errors import ConfigError, NestrefError
-from hardware.sensors import SwitchMatrix
+from hardware.sensors import Position, SwitchMatrix
 
 
 def _enter_pressed() -> bool:
@@ -59,11 +59,15 @@ def calibrate(
     buttons = [name for name, pin in config.buttons.items() if pin is None]
     walk = Calibration([*config.nest.cells, *buttons], buttons=frozenset(buttons))
     print("Calibration: press Enter to skip a cell whose switch never closes; Ctrl-C to stop.", file=out)
+    closed: frozenset[Position] | None = None  # the last reading
     try:
         while walk.stage is not Stage.DONE:
             lines: list[str] = walk.skip() if skip_requested() else []
             for update in switches.poll():
-                lines += walk.feed(update.closed, clock())
+                closed = update.closed
+                lines += walk.feed(closed, clock())
+            if closed is not None:  # a serial scanner reports changes only: time passes too
+                lines += walk.feed(closed, clock())
             for line in lines:
                 print(line, file=out, flush=True)
             sleep(0.005)

@@ -22,10 +22,11 @@ from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensor_log import read_sensor_log
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore
+from firmware_host.referee.store import GameStore, StorageUnavailableError
 from firmware_host.rules import IllegalMoveError, Move, Nest, Position, divide, perft
 
-EXIT_BAD_INPUT = 2
+EXIT_UNAVAILABLE = 1  # the hardware or the disk is not there now: trying again may work
+EXIT_BAD_INPUT = 2  # a bad command line, file or config: trying again will not help
 
 
 def _nest(args: argparse.Namespace) -> Nest:
@@ -340,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0, or 2 for bad input)."""
+    """Run the command line; returns the exit code: 0; 1 when the hardware or the disk
+    failed (systemd tries again); 2 for bad input."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -349,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.run(args, sys.stdout)
         sys.stdout.flush()
+    except (HardwareError, StorageUnavailableError) as error:
+        print(f"nestref: {error}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     except NestrefError as error:
         print(f"nestref: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

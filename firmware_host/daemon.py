@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import queue
 import signal
@@ -28,13 +29,13 @@ from gpiozero.pins import Factory
 
 from firmware_host.config import Config
 from firmware_host.controls import ButtonAction, ButtonGestures, Press
-from firmware_host.diagnostics import boot_checks
+from firmware_host.diagnostics import Finding, boot_checks
 from firmware_host.errors import HardwareError, NestrefError
 from firmware_host.presenter import Presenter, View
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore
+from firmware_host.referee.store import GameStore, StorageUnavailableError
 from firmware_host.rules import Piece, Side
 from firmware_host.rules import Position as GamePosition
 from hardware.buttons import PinButtons
@@ -45,7 +46,11 @@ from hardware.sensors import Position, ScanUpdate, SwitchMatrix
 logger = logging.getLogger(__name__)
 
 BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
-ACTIVE_S = 2.0  # after a change, scan fast for this long
+ACTIVE_S = 30.0  # after a change, scan fast for this long
+EMPTY_NEST_MAX = 3  # at most this many closed switches at start look like faults, not pieces
+SENSOR_LOG_BYTES = 16 * 1024 * 1024  # a sensor log is closed and a new one begun at this size
+SENSOR_LOGS_KEPT = 10  # the newest sensor logs kept; older ones are deleted
+ERROR_LOG_EVERY_S = 60.0  # an output that keeps failing is logged at most this often
 
 
 @dataclass
@@ -69,6 +74,8 @@ class Devices:
             with contextlib.suppress(Exception):
                 self.display.clear()
         self.switches.close()
+        with contextlib.suppress(Exception):
+            self.pin_factory.close()
 
 
 def open_devices(
@@ -110,14 +117,15 @@ def open_devices(
             )
             devices.cell_lights = CellLights(device, config.cell_lights.map)
         return devices
-    except GPIOZeroError as error:
-        for device in reversed(opened):
-            device.close()
-        raise HardwareError(f"GPIO: {error}; is another program using the pins?") from None
     except HardwareError:
         for device in reversed(opened):
             device.close()
         raise
+    except Exception as error:  # the pin libraries raise plain errors ("GPIO busy")
+        for device in reversed(opened):
+            device.close()
+        hint = "is another program using the pins?" if isinstance(error, GPIOZeroError | OSError) else ""
+        raise HardwareError(f"GPIO: {error}; {hint or 'see wiring.md'}") from None
 
 
 class Daemon:
@@ -149,6 +157,10 @@ class Daemon:
         self._closed: frozenset[Position] = frozenset()
         self._last_activity = float("-inf")
         self._sensor_log: TextIO | None = None
+        self._sensor_log_path: Path | None = None
+        self._sensor_log_given_up = False
+        self._self_tested = False
+        self._output_failed_at: dict[str, float] = {}  # device: when its failure was last logged
         self.findings: list[str] = []
         self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
 
@@ -158,7 +170,13 @@ class Daemon:
         """Open the record and the buttons, run the boot self-test, show "starting"."""
         config = self.config
         if config.database != ":memory:":
-            Path(config.database).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(config.database).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageUnavailableError(
+                    f"{config.database}: cannot make the folder {folder}: {error.strerror}"
+                ) from None
         self._store = GameStore(config.database, nest=config.nest, clock=self.wall_clock)
         pins = {name: pin for name, pin in config.buttons.items() if pin is not None}
         if pins:
@@ -171,8 +189,7 @@ class Daemon:
         """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
         if self._pin_buttons is not None:
             self._pin_buttons.close()
-        if self._sensor_log is not None:
-            self._sensor_log.close()
+        self._close_sensor_log()
         if self._store is not None:
             self._store.close()
         self.devices.close()
@@ -182,7 +199,7 @@ class Daemon:
         """Loop until ``stop`` is set."""
         next_at = self.clock()
         while not stop.is_set():
-            self.step()
+            self.turn()
             next_at = max(next_at + self.period(), self.clock())
             # A plain sleep: the stop is seen within one scan period, and nothing per turn
             # is made for it (waiting on the event with a timeout would make a task a turn).
@@ -191,21 +208,36 @@ class Daemon:
     # -- the loop -------------------------------------------------------------------------
 
     def period(self) -> float:
-        """Seconds to the next turn: ``scan_hz`` while pieces move, ``idle_scan_hz``
-        once the nest has been still for ``ACTIVE_S`` (a move starts with a lift or a
-        slide, seen within one idle period; fast scanning then catches the flickers)."""
+        """Seconds to the next turn: ``scan_hz`` while a move is under way (a piece in
+        a hand) or the switches changed in the last ``ACTIVE_S``; ``idle_scan_hz`` once
+        the nest is still (a move starts with a lift or a slide, seen within one idle
+        period; fast scanning then catches a capture's flickers)."""
         sensors = self.config.sensors
         active = self.clock() - self._last_activity < ACTIVE_S
+        if self.service is not None and self.service.referee.move_in_progress:
+            active = True
         return 1 / (sensors.scan_hz if active else sensors.idle_scan_hz)
 
     def now_ms(self) -> int:
         """The referee's clock: milliseconds since the daemon started."""
         return int((self.clock() - self._t0) * 1000)
 
+    def turn(self) -> None:
+        """One turn of the loop; a bug in it is logged and the referee starts again from
+        the record, rather than leaving the players without a referee."""
+        try:
+            self.step()
+        except Exception:
+            logger.exception("the loop failed; the referee starts again from the record")
+            self.restart()
+
     def step(self) -> None:
         """One turn of the loop: switches, commands, time, outputs."""
         now = self.now_ms()
-        for update in self.devices.switches.poll():
+        updates = self.devices.switches.poll()
+        if updates and not self._self_tested:
+            self._self_test(updates)  # a serial scanner's first reports come a little late
+        for update in updates:
             self._on_scan(update, now)
         self._check_link()
         while True:
@@ -218,15 +250,29 @@ class Daemon:
             self._on_button(action, now)
         if self.service is not None:
             self._publish(self.service.tick(now))
+            if self.service.storage_ok != self.presenter.storage_ok:
+                self.presenter.storage_ok = self.service.storage_ok
+                self._show()
         self._refresh()
+
+    def restart(self) -> None:
+        """Start the referee again from what the record holds (after a bug), with what
+        the nest holds now; what was not yet recorded is felt again."""
+        self.service = None
+        self.gestures = ButtonGestures()
+        self._close_sensor_log()
+        with contextlib.suppress(Exception):
+            self._start_referee(self._closed, self.now_ms())
 
     def post(self, command: Callable[[], None]) -> None:
         """Run ``command`` in the loop's next turn; safe from any thread."""
         self._commands.put(command)
 
     def button_changed(self, name: str, pressed: bool) -> None:
-        """A button on a GPIO pin went down or up (from gpiozero's thread)."""
-        self.post(lambda: self._on_button_change(name, pressed, self.now_ms()))
+        """A button on a GPIO pin went down or up (from gpiozero's thread). The time is
+        taken now, not when the loop gets to it, so a press is timed right."""
+        now = self.now_ms()
+        self.post(lambda: self._on_button_change(name, pressed, now))
 
     def _check_link(self) -> None:
         """A serial scanner may come and go (a pulled cable): say so on the OLED."""
@@ -238,11 +284,12 @@ class Daemon:
 
     def _on_scan(self, update: ScanUpdate, now: int) -> None:
         previous, self._closed = self._closed, update.closed
-        if previous != update.closed or update.flickered:
-            self._last_activity = self.clock()
-        if self.service is None:
+        if self.service is None:  # the first reading: what the nest holds at start
             self._start_referee(update.closed, now)
             return
+        changed = previous ^ update.closed | update.flickered
+        if any(self._names.get(position) not in self.presenter.faults for position in changed):
+            self._last_activity = self.clock()  # a faulty switch's noise does not keep the scan fast
         for position in sorted(previous ^ update.closed):
             self._reading(position, position in update.closed, now)
         for position in sorted(update.flickered - (previous ^ update.closed)):
@@ -253,8 +300,7 @@ class Daemon:
     def _reading(self, position: Position, closed: bool, now: int) -> None:
         if position in self._cells:
             cell = self._cells[position]
-            if self._sensor_log is not None:
-                self._sensor_log.write(f"{now} {cell}{'+' if closed else '-'}\n")
+            self._log_reading(f"{now} {cell}{'+' if closed else '-'}\n")
             assert self.service is not None
             self._publish(self.service.sense(cell, closed, now))
         elif position in self._matrix_buttons:
@@ -278,21 +324,58 @@ class Daemon:
 
     def _open_sensor_log(self, occupied: list[str]) -> None:
         """Record the raw readings for bug reports, in the sensor-log format: one file
-        per start, beginning with the position the nest holds."""
-        if self.config.sensor_log is None or self.service is None:
+        per start (and per ``SENSOR_LOG_BYTES``), beginning with the position the nest
+        holds; the newest ``SENSOR_LOGS_KEPT`` are kept. A log that cannot be written is
+        given up with a warning: it is never worth stopping the referee for."""
+        if self.config.sensor_log is None or self.service is None or self._sensor_log_given_up:
             return
         folder = Path(self.config.sensor_log)
-        folder.mkdir(parents=True, exist_ok=True)
-        name = datetime.fromtimestamp(self.wall_clock()).strftime("sensors-%Y%m%d-%H%M%S.log")
-        self._sensor_log = (folder / name).open("w", encoding="utf-8", buffering=1)
-        position = self.service.referee.position
-        if position is not None and set(position.occupied()) == set(occupied):
-            self._sensor_log.write(f"# position: {position.to_nfn()}\n")
-        else:  # the nest does not show the game: the header gives what it holds, as red eggs
-            if position is not None:
-                self._sensor_log.write(f"# game: {position.to_nfn()}\n")
-            pieces = dict.fromkeys(occupied, Piece.from_letter("E"))
-            self._sensor_log.write(f"# position: {GamePosition(pieces, Side.RED, nest=self.config.nest).to_nfn()}\n")
+        stamp = datetime.fromtimestamp(self.wall_clock()).strftime("sensors-%Y%m%d-%H%M%S")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for number in itertools.count():
+                path = folder / f"{stamp}{f'-{number}' if number else ''}.log"
+                try:
+                    self._sensor_log = path.open("x", encoding="utf-8", buffering=1)
+                    break
+                except FileExistsError:
+                    continue
+            self._sensor_log_path = path
+            for old in sorted(folder.glob("sensors-*.log"), key=lambda p: p.stat().st_mtime)[:-SENSOR_LOGS_KEPT]:
+                old.unlink()
+            position = self.service.referee.position
+            if position is not None and set(position.occupied()) == set(occupied):
+                self._log_reading(f"# position: {position.to_nfn()}\n")
+            else:  # the nest does not show the game: the header gives what it holds, as red eggs
+                if position is not None:
+                    self._log_reading(f"# game: {position.to_nfn()}\n")
+                pieces = dict.fromkeys(occupied, Piece.from_letter("E"))
+                holds = GamePosition(pieces, Side.RED, nest=self.config.nest).to_nfn()
+                self._log_reading(f"# position: {holds}\n")
+        except OSError as error:
+            self._sensor_log_failed(error)
+
+    def _log_reading(self, line: str) -> None:
+        if self._sensor_log is None:
+            return
+        try:
+            self._sensor_log.write(line)
+            if self._sensor_log.tell() >= SENSOR_LOG_BYTES:
+                self._close_sensor_log()
+                self._open_sensor_log(sorted(self._cells[p] for p in self._closed if p in self._cells))
+        except OSError as error:
+            self._sensor_log_failed(error)
+
+    def _sensor_log_failed(self, error: OSError) -> None:
+        logger.warning("sensor log %s: %s; no more readings are recorded", self._sensor_log_path or "", error)
+        self._close_sensor_log()
+        self._sensor_log_given_up = True
+
+    def _close_sensor_log(self) -> None:
+        if self._sensor_log is not None:
+            with contextlib.suppress(OSError):
+                self._sensor_log.close()
+        self._sensor_log = None
 
     # -- buttons --------------------------------------------------------------------------
 
@@ -344,33 +427,56 @@ class Daemon:
 
     def _show(self) -> None:
         now = self.clock()
-        devices = self.devices
-        if devices.display is not None:
-            devices.display.show(self.presenter.screen())
-        if devices.status_lights is not None:
-            devices.status_lights.show(self.presenter.lights(), now)
-        if devices.cell_lights is not None:
-            devices.cell_lights.show(self.presenter.cells(), now)
+        display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights
+        if display is not None:
+            self._output("OLED", lambda: display.show(self.presenter.screen()))
+        if status is not None:
+            self._output("status lights", lambda: status.show(self.presenter.lights(), now))
+        if cells is not None:
+            self._output("cell lights", lambda: cells.show(self.presenter.cells(), now))
 
     def _refresh(self) -> None:
         now = self.clock()
-        if self.devices.status_lights is not None:
-            self.devices.status_lights.refresh(now)
-        if self.devices.cell_lights is not None:
-            self.devices.cell_lights.refresh(now)
+        status, cells = self.devices.status_lights, self.devices.cell_lights
+        if status is not None:
+            self._output("status lights", lambda: status.refresh(now))
+        if cells is not None:
+            self._output("cell lights", lambda: cells.refresh(now))
 
-    def _self_test(self) -> None:
-        """Scan a few times with nobody touching the nest; report what is wrong."""
-        scans = []
-        for _ in range(BOOT_SCANS):
-            updates = self.devices.switches.poll()
-            scans += [update.closed for update in updates]
+    def _output(self, device: str, draw: Callable[[], object]) -> None:
+        """Draw on one output; a loose I2C or SPI wire is logged (now and then), not fatal."""
+        try:
+            draw()
+        except OSError as error:
+            now = self.clock()
+            if now - self._output_failed_at.get(device, float("-inf")) >= ERROR_LOG_EVERY_S:
+                self._output_failed_at[device] = now
+                logger.error("%s: %s; check its wiring", device, error)
+
+    def _self_test(self, first: list[ScanUpdate] | None = None) -> None:
+        """Scan a few times with nobody touching the nest; report what is wrong on the
+        OLED until the first move, and in the log."""
+        scans = [update.closed for update in first or []]
+        for _ in range(BOOT_SCANS if first is None else 0):
+            scans += [update.closed for update in self.devices.switches.poll()]
         if not scans:
-            return  # the serial scanner has not reported yet: its own checks run on the Pico
-        for finding in boot_checks(scans, self.config.matrix):
+            return  # a serial scanner has not reported yet: the test runs on its first report
+        self._self_tested = True
+        findings = boot_checks(scans, self.config.matrix)
+        occupied = sorted(self._cells[p] for p in scans[-1] if p in self._cells)
+        if 0 < len(occupied) <= EMPTY_NEST_MAX and not self._store_holds_game():
+            findings.append(Finding("closed on an empty nest (stuck, or a piece left on?)", tuple(occupied)))
+        for finding in findings:
             self.findings.append(finding.to_text())
             logger.warning("self-test: %s", finding.to_text())
-        self._on_scan(ScanUpdate(scans[-1]), self.now_ms())
+        if findings:  # on the OLED until the first move; the log has the words
+            self.presenter.notice = "check " + " ".join(place for f in findings for place in f.where)
+        if first is None:
+            self._on_scan(ScanUpdate(scans[-1]), self.now_ms())
+
+    def _store_holds_game(self) -> bool:
+        saved = self._store.load() if self._store is not None else None
+        return saved is not None and saved.position is not None
 
     @property
     def view(self) -> View:

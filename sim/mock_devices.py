@@ -8,7 +8,7 @@ from luma.core.device import dummy
 
 from firmware_host.config import Config
 from firmware_host.daemon import Devices, open_devices
-from firmware_host.errors import HardwareError
+from firmware_host.errors import ConfigError
 from sim.mock_matrix import MockSwitchMatrix, QuietPin
 
 
@@ -17,7 +17,9 @@ def open_mock_devices(config: Config) -> tuple[Devices, MockSwitchMatrix]:
     from gpiozero.pins.mock import MockFactory
 
     if config.sensors.backend != "gpio":
-        raise HardwareError('simulated hardware scans the switch matrix on GPIO: set sensors.backend = "gpio"')
+        raise ConfigError(
+            f'{config.source}: sensors.backend: the simulated nest is scanned on GPIO: set sensors.backend = "gpio"'
+        )
     factory = MockFactory()
     switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
     for pin in config.status_lights.values():

@@ -12,6 +12,7 @@ from firmware_host.calibrate import calibrate
 from firmware_host.config import load_config
 from firmware_host.diagnostics import Calibration, Stage, boot_checks, write_matrix
 from hardware.matrix import GpioMatrix
+from hardware.sensors import ScanUpdate
 from sim.mock_matrix import MockSwitchMatrix
 
 
@@ -74,6 +75,7 @@ class Builder:
 
     def sleep(self, seconds: float) -> None:
         self.time += 0.05
+        assert self.time < 600, "the walk never ended"
         lines = self.out.getvalue().splitlines()
         last = lines[-1] if lines else ""
         if match := re.fullmatch(r"(?:Put a piece on|Press the) (\w+)(?: button)?\.", last):
@@ -110,3 +112,42 @@ def test_calibrate_writes_the_map_the_walk_found(tmp_path):
     fixed = load_config(config_path)
     assert (fixed.matrix["a1"], fixed.matrix["b1"]) == ((0, 1), (0, 0))
     assert fixed.referee.lenient  # the rest of the config is kept
+
+
+class ReportsChangesOnly:
+    """The serial backend's way: a report when the switches change, none in between."""
+
+    def __init__(self, matrix: GpioMatrix) -> None:
+        self.matrix, self.last = matrix, None
+
+    def poll(self) -> list[ScanUpdate]:
+        closed = self.matrix.scan()
+        if closed == self.last:
+            return []
+        self.last = closed
+        return [ScanUpdate(closed)]
+
+    def close(self) -> None:
+        self.matrix.close()
+
+
+def test_calibrate_on_a_scanner_that_reports_only_changes(tmp_path):
+    config_path = tmp_path / "config.toml"
+    config_path.write_text("", encoding="utf-8")
+    config = load_config(config_path)
+    factory = MockFactory()
+    switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
+    out = io.StringIO()
+    builder = Builder(out, switches, dict(config.matrix))
+    walk = calibrate(
+        str(config_path),
+        write=False,
+        out=out,
+        pin_factory=factory,
+        switches=ReportsChangesOnly(GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=factory)),
+        clock=builder.clock,
+        sleep=builder.sleep,
+        skip_requested=lambda: False,
+    )
+    assert walk.stage is Stage.DONE
+    assert walk.found == dict(config.matrix)

@@ -18,6 +18,7 @@ from firmware_host.referee.signals import (
     MoveAccepted,
     MoveQuestion,
     MoveRefused,
+    QuestionClosed,
     SensorFault,
     SensorProblem,
     SensorRecovered,
@@ -462,6 +463,43 @@ def test_an_unanswered_question_is_not_answered_by_a_guess():
     assert table.moves() == []
     refused = of(MoveRefused, table.signals)[-1]
     assert (str(refused.attempt), refused.rule) == ("e9-e8", Rule.NOT_YOUR_TURN)
+
+
+def test_a_capture_the_sensors_missed_is_confirmed_by_the_reply():
+    # The captured egg was pushed off and the capturer put down between two scans: all
+    # the nest showed was e5 emptying. Blue's reply says red's move was made.
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    table.do("e5-")
+    table.do("e9-", pause=600)  # blue lifts its egg: its move under way; nothing refused yet
+    table.settle()
+    assert table.moves() == []
+    assert not of(MoveRefused, table.signals)
+    table.do("e8+")
+    table.settle()
+    assert table.moves() == ["e5xf5", "e9-e8"]
+    assert not of(MoveRefused, table.signals)
+
+
+def test_a_touch_on_the_other_side_is_no_attempt_when_a_capture_may_have_been_missed():
+    table = Table(setup("Ca1 Ee5 ef5 ee9 ca9"))
+    table.do("e5-")
+    table.do("a9- a9+", pause=600)  # blue straightens its cuckoo: no illegal capture e5xa9
+    table.do("e9- e8+", pause=600)
+    table.settle()
+    assert not of(MoveRefused, table.signals)
+    assert table.moves() == ["e5xf5", "e9-e8"]
+
+
+def test_a_new_game_while_a_question_is_open_closes_it():
+    table = Table(setup("Ca1 We5 ed6 ee6 ee9 ca9"))
+    table.do("e5- +300 d6- +5 d6+ e6- +5 e6+", gap=0)
+    table.settle()
+    assert of(MoveQuestion, table.signals)
+    table.signals += table.referee.new_game(table.time)
+    assert of(QuestionClosed, table.signals)
+    with pytest.raises(CommandError):  # the answer came too late: nothing to answer any more
+        table.referee.answer(Move.from_text("e5xe6"), table.time)
+    assert table.referee.mode is Mode.SETUP
 
 
 def test_a_legal_move_made_while_another_own_piece_is_off_its_cell():

@@ -8,8 +8,8 @@ import pytest
 
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.service import RefereeService
-from firmware_host.referee.signals import CorrectionNeeded, Signal, TurnStarted
-from firmware_host.referee.store import GameStore, StoreError
+from firmware_host.referee.signals import CorrectionNeeded, MoveAccepted, Signal, TurnStarted
+from firmware_host.referee.store import GameStore, StorageUnavailableError, StoreError
 from firmware_host.rules import Nest, Outcome, Position, Side, WinCondition
 from tests.helpers import setup
 
@@ -157,3 +157,50 @@ def test_a_game_abandoned_and_started_again_stays_in_its_set(tmp_path):
     assert db.execute("SELECT count(*) FROM sets").fetchone() == (1,)
     assert db.execute("SELECT number, abandoned FROM games ORDER BY id").fetchall() == [(1, 1), (1, 1), (1, 0)]
     assert svc.store.moves() == ["e3-e4"]
+
+
+def fill_the_disk(store: GameStore) -> None:
+    """SQLite's own limit on the file's size: writes then fail as on a full disk."""
+    (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+    store._db.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def test_a_full_disk_is_a_storage_error_and_nothing_half_written(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    play(svc, "c3- c4+", 1000)
+    fill_the_disk(svc.store)
+    position = svc.referee.position
+    move = position.legal_moves()[0]
+    accepted = MoveAccepted(move, position.turn, 2, "x" * 500)  # one row per signal
+    with pytest.raises(StorageUnavailableError, match=r"games\.sqlite: cannot write the game record: .*full"):
+        svc.store.record([accepted] * 50, referee_ms=0)  # more than one page holds
+    assert svc.store.moves() == ["c3-c4"]  # the transaction was rolled back whole
+    svc.store.close()
+
+
+def test_moves_wait_while_the_record_is_locked_and_are_recorded_then_announced_in_order(tmp_path):
+    path = tmp_path / "games.sqlite"
+    heard: list[Signal] = []
+    svc = service(path, heard=heard)
+    time = play(svc, "c3- c4+", 1000)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program holds the file for writing
+    script = "c7- c6+ b3- b4+ b7- b6+ e3- e4+ e7- e6+ f3- f4+ f7- f6+"
+    moves_played = ["c7-c6", "b3-b4", "b7-b6", "e3-e4", "e7-e6", "f3-f4", "f7-f6"]
+    for token in script.split():
+        svc.sense(token[:-1], token[-1] == "+", time)
+        for _ in range(6):  # the daemon lets time pass at every scan
+            time += 100
+            svc.tick(time)
+    assert str(svc.referee.position.move_stack[-1]) == "f7-f6"  # the referee played on
+    assert not svc.storage_ok
+    assert [str(s.move) for s in heard if isinstance(s, MoveAccepted)] == ["c3-c4"]  # only what is on disk
+    assert svc.store.moves() == ["c3-c4"]
+    other.execute("ROLLBACK")  # the file is free again
+    other.close()
+    svc.tick(time + 1000)  # the next try
+    assert svc.storage_ok
+    assert svc.store.moves() == ["c3-c4", *moves_played]
+    assert [str(s.move) for s in heard if isinstance(s, MoveAccepted)] == ["c3-c4", *moves_played]
+    svc.store.close()

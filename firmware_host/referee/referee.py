@@ -127,6 +127,14 @@ class Referee:
         """How the game in :attr:`position` ended; None while it is played."""
         return self._outcome if self.mode is Mode.SETUP else None
 
+    @property
+    def move_in_progress(self) -> bool:
+        """Whether a game is on and the nest does not show its position: a piece is in
+        a hand, or a move waits to be settled."""
+        if self.mode is not Mode.PLAYING or self.position is None:
+            return False
+        return set(self._occupied - self._ignored) != set(self.position.occupied()) - self._ignored
+
     # -- starting ---------------------------------------------------------------------
 
     def begin_game(
@@ -387,6 +395,10 @@ class Referee:
         if not lifted and not placed:
             self._candidate = None
             return []
+        replied = self._unseen_capture_and_reply(lifted)
+        if replied is not None:
+            capture, finished = replied
+            return self._commit(capture, at, proven=False) + self._on_quiet(at) if finished else []  # or wait for the reply
         waited = at >= self._last_change + self.timing.extend_ms
         if not waited:
             self._quiet_at = self._last_change + self.timing.extend_ms  # in case we wait below
@@ -394,7 +406,9 @@ class Referee:
         # a piece of the mover's was lifted: a capture was made, though not a legal one.
         attempt = None if placed else self._attempted_capture(lifted)
         if view.is_in_progress(occupied, ignored):
-            if not placed and attempt is not None:
+            if not placed and attempt is not None and not self._unseen_captures(lifted):
+                # (With a legal capture the sensors may have missed, the flicker is more
+                # likely the other side touching a piece, the move done: it is asked.)
                 return self._refuse(at, attempt)
             if not placed:  # a move under way; or a capture whose evidence the sensors missed?
                 return self._ask_about_unseen_captures(at, lifted)
@@ -417,9 +431,8 @@ class Referee:
         """A single piece of the mover's lifted for ``ask_ms``, every piece it could
         capture still in place: the capture may be made, unseen. Ask rather than wait
         for ever; the question closes as soon as the nest changes."""
-        view = self._current_view()
-        options = tuple(move for move in view.captures if move.origin in lifted and move.target in self._occupied)
-        if len(lifted) != 1 or not options:
+        options = self._unseen_captures(lifted)
+        if not options:
             return []
         due = self._last_change + self.timing.ask_ms
         if at < due:
@@ -429,6 +442,35 @@ class Referee:
             return []
         self._question = options
         return [MoveQuestion(options)]
+
+    def _unseen_captures(self, lifted: Set[str]) -> tuple[Move, ...]:
+        """The legal captures a single lifted piece may have made unseen: its targets
+        are all still occupied (by the capturer, or untouched)."""
+        if len(lifted) != 1:
+            return ()
+        view = self._current_view()
+        return tuple(move for move in view.captures if move.origin in lifted and move.target in self._occupied)
+
+    def _unseen_capture_and_reply(self, lifted: Set[str]) -> tuple[Move, bool] | None:
+        """A capture whose evidence the sensors missed (a piece pushed off too fast for
+        the scan) that the other side's reply confirms: the mover's piece lifted with
+        its target still in place, and then the other side moving. A piece in a hand does
+        not stop the other side, so the capture was made. Returns the capture, and
+        whether the reply is finished; None unless exactly one capture explains it."""
+        view, occupied, ignored = self._current_view(), self._occupied, self._ignored
+        found = []
+        for capture in view.captures:
+            if capture.origin not in lifted or capture.target not in occupied:
+                continue
+            after = self._view_after(capture)
+            if after.difference(occupied, ignored) == (frozenset(), frozenset()):
+                continue  # no reply yet: the capturer may still be in a hand
+            replies = after.matches(occupied, ignored, self._evidence)
+            if len(replies) == 1 and replies[0].is_certain:
+                found.append((capture, True))
+            elif not replies and after.is_in_progress(occupied, ignored):
+                found.append((capture, False))
+        return found[0] if len(found) == 1 else None
 
     def _legal_move_with_strays(self) -> Move | None:
         """A legal move the nest shows made, apart from a piece or two out of place away
@@ -512,11 +554,13 @@ class Referee:
             default=None,
         )
 
-    def _commit(self, move: Move, at: int, *, announce: bool = True) -> list[Signal]:
+    def _commit(self, move: Move, at: int, *, announce: bool = True, proven: bool = True) -> list[Signal]:
+        """Play ``move``; ``proven`` is False for a capture the sensors never saw, which
+        used up no flicker on its target."""
         position, view = self.position, self._current_view()
         assert position is not None
         side = position.turn
-        if move.is_capture and move.target is not None:
+        if move.is_capture and move.target is not None and proven:
             # The flickers on the target so far proved this capture: they prove no later one.
             seen = self._candidate_seen if move == self._candidate else at
             self._proof_used[move.target] = self.sensors.burst_end(move.target, seen)

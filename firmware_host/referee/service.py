@@ -21,6 +21,8 @@ Announce = Callable[[Signal], None]
 
 logger = logging.getLogger(__name__)
 
+RETRY_MS = 1000  # while the record cannot be written, it is tried again this often
+
 
 class RefereeService:
     """Feeds a referee, records its decisions, announces them."""
@@ -33,6 +35,7 @@ class RefereeService:
         """False while the record cannot be written (a full disk): nothing more is
         announced until it can, so nothing announced is ever missing from the record."""
         self._pending: deque[tuple[list[Signal], int]] = deque()
+        self._retry_at = 0  # referee time of the next try while the record cannot be written
 
     @classmethod
     def start(
@@ -70,19 +73,22 @@ class RefereeService:
     def _publish(self, signals: list[Signal], now: int) -> list[Signal]:
         if signals:
             self._pending.append((signals, now))
-        self.flush()
+        if self._pending and (self.storage_ok or now >= self._retry_at):
+            self.flush(now)
         return signals
 
-    def flush(self) -> bool:
+    def flush(self, now: int) -> bool:
         """Record, then announce, what waits, in order; False if the record cannot be
-        written now (it is tried again at every call)."""
+        written now. It is tried again ``RETRY_MS`` later (not at every scan: a locked
+        file makes each try wait)."""
         while self._pending:
-            signals, now = self._pending[0]
+            signals, at = self._pending[0]
             try:
-                self.store.record(signals, referee_ms=now)
+                self.store.record(signals, referee_ms=at)
             except StorageUnavailableError as error:
                 (logger.error if self.storage_ok else logger.debug)("%s; moves wait to be recorded", error)
                 self.storage_ok = False
+                self._retry_at = now + RETRY_MS
                 return False
             self._pending.popleft()
             if not self.storage_ok:
