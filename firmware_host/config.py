@@ -26,8 +26,10 @@ LIGHTS = ("red_turn", "blue_turn", "error", "capture")
 GPIO_PINS = range(28)  # BCM 0-27 on the 40-pin header
 ID_PINS = {0: "ID_SD (the HAT EEPROM)", 1: "ID_SC (the HAT EEPROM)"}
 I2C_PINS = {2: "display: I2C1 SDA", 3: "display: I2C1 SCL"}
-SPI_PINS = {8: "cell lights: SPI0 CE0", 9: "cell lights: SPI0 MISO (claimed by SPI)", 10: "cell lights: SPI0 MOSI",
-            11: "cell lights: SPI0 SCLK"}  # fmt: skip
+SPI_PINS = {9: "cell lights: SPI0 MISO (claimed by SPI)", 10: "cell lights: SPI0 MOSI", 11: "cell lights: SPI0 SCLK"}
+SPI_CE_PINS = {0: 8, 1: 7}  # spi_device: its chip-enable pin
+UART_PINS = {14: "sensors: UART TXD (to the Pico's RX)", 15: "sensors: UART RXD (from the Pico's TX)"}
+UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART, on GPIO14 and 15
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
 
@@ -144,13 +146,15 @@ class _ConfigReader(TomlChecker):
         database = self.string(storage["database"], "storage.database")
         if not database:
             raise self.fail("storage.database", "must name a file")
+        database = self.beside_config(database) if database != ":memory:" else database
         sensor_log = self.string(storage["sensor_log"], "storage.sensor_log") or None
+        sensor_log = self.beside_config(sensor_log) if sensor_log else None
         sensors = self.sensors(data["sensors"])
         buttons = {name: self.button(data["buttons"][name], f"buttons.{name}") for name in BUTTONS}
         matrix = self.matrix(data["matrix"], nest, [name for name, pin in buttons.items() if pin is None], sensors.size)
         display = self.display(data["display"])
         lights = self.status_lights(data["status_lights"])
-        cell_lights = self.cell_lights(data["cell_lights"], nest, matrix)
+        cell_lights = self.cell_lights(data["cell_lights"], nest)
         level = self.string(data["logging"]["level"], "logging.level", ("debug", "info", "warning", "error"))
         config = Config(
             source=self.source,
@@ -170,11 +174,18 @@ class _ConfigReader(TomlChecker):
         self.check_pins(config)
         return config
 
+    def beside_config(self, path: str) -> str:
+        """A relative path is relative to the config file's folder, not to wherever the
+        daemon was started."""
+        if Path(path).is_absolute() or self.source == "default_config.toml":
+            return path
+        return str(Path(self.source).parent / path)
+
     def nest(self, value: Any) -> Nest:
         board = self.string(value, "game.board")
         if board == Nest.default().name:
             return Nest.default()
-        path = Path(board) if Path(board).is_absolute() else Path(self.source).parent / board
+        path = Path(self.beside_config(board))
         try:
             return Nest.load(path)
         except NestrefError as error:
@@ -252,8 +263,14 @@ class _ConfigReader(TomlChecker):
             driver=self.string(data["driver"], "display.driver", ("ssd1306", "sh1106", "none")),
             i2c_bus=self.integer(data["i2c_bus"], "display.i2c_bus", 0, 20),
             i2c_address=self.integer(data["i2c_address"], "display.i2c_address", 0x03, 0x77),
-            rotate=self.integer(data["rotate"], "display.rotate", 0, 3),
+            rotate=self.rotation(data["rotate"]),
         )
+
+    def rotation(self, value: Any) -> int:
+        rotate = self.integer(value, "display.rotate", 0, 3)
+        if rotate not in (0, 2):  # the screens are drawn for a wide display
+            raise self.fail("display.rotate", f"expected 0 or 2 (upside down), got {rotate}: the screens are landscape")
+        return rotate
 
     def status_lights(self, data: dict[str, Any]) -> dict[str, int]:
         lights = {}
@@ -265,18 +282,21 @@ class _ConfigReader(TomlChecker):
                 lights[name] = self.integer(value, f"status_lights.{name}", 0, 27)
         return lights
 
-    def cell_lights(self, data: dict[str, Any], nest: Nest, matrix: dict[str, Position]) -> CellLights:
+    def cell_lights(self, data: dict[str, Any], nest: Nest) -> CellLights:
         driver = self.string(data["driver"], "cell_lights.driver", ("max7219", "none"))
         mapping: dict[str, tuple[int, int]] = {}
         given = self.table(data.get("map", {}), "cell_lights.map")
         taken: dict[tuple[int, int], str] = {}
+        # Left out, the cells fill the LED matrix in reading order, as the switches do in
+        # the default [matrix]; a recalibrated switch matrix does not move the LEDs.
+        reading_order = default_matrix(nest, [], (LED_MATRIX_SIZE, LED_MATRIX_SIZE))
         for cell in nest.cells:
             where = f"cell_lights.map.{cell}"
             value = given.get(cell)
             if value is None:
                 if given:
                     raise self.fail("cell_lights.map", f"no LED for {cell}: a map must light every cell")
-                row, column = matrix[cell]
+                row, column = reading_order[cell]
                 place = (column, row)
             elif not isinstance(value, list) or len(value) != 2:
                 raise self.fail(where, f"expected [x, y], got {value!r}")
@@ -292,7 +312,7 @@ class _ConfigReader(TomlChecker):
                 raise self.fail(f"cell_lights.map.{cell}", f"not a cell of the nest {nest.name}")
         return CellLights(
             driver=driver,
-            spi_port=self.integer(data["spi_port"], "cell_lights.spi_port", 0, 1),
+            spi_port=self.integer(data["spi_port"], "cell_lights.spi_port", 0, 0),  # SPI0: SPI1 is not wired
             spi_device=self.integer(data["spi_device"], "cell_lights.spi_device", 0, 1),
             brightness=self.integer(data["brightness"], "cell_lights.brightness", 0, 255),
             map=mapping,
@@ -300,11 +320,7 @@ class _ConfigReader(TomlChecker):
 
     def check_pins(self, config: Config) -> None:
         """Every pin used once, and none that the Pi keeps for itself."""
-        used: dict[int, str] = {pin: use for pin, use in ID_PINS.items()}
-        if config.display.driver != "none":
-            used.update(I2C_PINS)
-        if config.cell_lights.driver != "none":
-            used.update(SPI_PINS)
+        used = {**ID_PINS, **_bus_pins(config)}
         for pin, key in _pin_keys(config):
             if pin in used:
                 raise self.fail(key, f"GPIO{pin} is already used by {used[pin]}")
@@ -322,11 +338,22 @@ def _pin_keys(config: Config) -> list[tuple[int, str]]:
     return keys
 
 
-def _pin_uses(config: Config) -> dict[int, str]:
-    uses: dict[int, str] = {}
+def _bus_pins(config: Config) -> dict[int, str]:
+    """The pins the buses the config uses take: I2C, SPI with its chip enable, the UART."""
+    pins: dict[int, str] = {}
     if config.display.driver != "none":
-        uses.update(I2C_PINS)
+        pins.update(I2C_PINS)
     if config.cell_lights.driver != "none":
-        uses.update(SPI_PINS)
-    uses.update(dict(_pin_keys(config)))
+        pins.update(SPI_PINS)
+        device = config.cell_lights.spi_device
+        pins[SPI_CE_PINS[device]] = f"cell lights: SPI0 CE{device}"
+        if device == 1:  # the kernel's SPI driver claims CE0 as well
+            pins[SPI_CE_PINS[0]] = "cell lights: SPI0 CE0 (claimed by SPI)"
+    if config.sensors.backend == "serial" and config.sensors.port in UART_PORTS:
+        pins.update(UART_PINS)
+    return pins
+
+
+def _pin_uses(config: Config) -> dict[int, str]:
+    uses = {**_bus_pins(config), **dict(_pin_keys(config))}
     return dict(sorted(uses.items()))

@@ -101,13 +101,16 @@ def open_devices(
         opened.append(switches)
         devices = Devices(pin_factory, switches)
         if config.display.driver != "none":
-            device = display_device or open_oled(
-                config.display.driver,
-                bus=config.display.i2c_bus,
-                address=config.display.i2c_address,
-                rotate=config.display.rotate,
-            )
-            devices.display = OledDisplay(device)
+            if display_device is None:  # a real OLED: frames go out from a thread of their own
+                device = open_oled(
+                    config.display.driver,
+                    bus=config.display.i2c_bus,
+                    address=config.display.i2c_address,
+                    rotate=config.display.rotate,
+                )
+                devices.display = OledDisplay(device, background=True)
+            else:
+                devices.display = OledDisplay(display_device)
         devices.status_lights = StatusLights(config.status_lights, pin_factory=pin_factory)
         if config.cell_lights.driver != "none":
             device = cell_device or open_max7219(

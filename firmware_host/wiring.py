@@ -7,7 +7,7 @@ with a different config runs ``nestref wiring --config FILE`` for their own guid
 
 from __future__ import annotations
 
-from firmware_host.config import ID_PINS, Config
+from firmware_host.config import ID_PINS, UART_PORTS, Config
 
 # The 40-pin header: physical pin -> BCM GPIO number, or the supply it carries.
 HEADER: dict[int, int | str] = {
@@ -82,15 +82,84 @@ def render_wiring(config: Config) -> str:
     sensors = config.sensors
     crossings = sensors.size[0] * sensors.size[1]
     if sensors.backend == "gpio":
-        sensing = f"""The Pi scans the matrix itself, {sensors.scan_hz} times a second: it drives one row
-low at a time (the others stay high) and reads the columns, which have the Pi's pull-ups
-on. A closed switch on the driven row pulls its column low through its diode. A flicker
-shorter than one scan ({1000 // sensors.scan_hz} ms) is not seen; the serial scanner (below) latches
-flickers down to 1 ms, for nests where captured pieces are pushed off very fast."""
+        fast, idle = sensors.scan_hz, sensors.idle_scan_hz
+        sensing = f"""The Pi scans the matrix itself, {fast} times a second during a game ({idle} once
+nobody has touched the nest for 30 s, to save power): it drives one row low at a time
+(the others stay high) and reads the columns, which have the Pi's pull-ups on. A closed
+switch on the driven row pulls its column low through its diode. A flicker shorter than
+one scan ({1000 // sensors.scan_hz} ms) is not seen: a captured piece pushed off faster than that leaves no
+trace, and the referee learns of the capture from the reply, or asks. The serial
+scanner (below) latches flickers down to 1 ms."""
     else:
         sensing = f"""A Raspberry Pi Pico scans the matrix and sends its readings to the Pi over
 `{sensors.port}` at {sensors.baudrate} baud; see `hardware/pico/README.md` for its pins and firmware and
-`docs/scanner-protocol.md` for the protocol. The Pi's GPIO pins stay free."""
+`docs/scanner-protocol.md` for the protocol. The Pi's matrix pins stay free."""
+        if sensors.port in UART_PORTS:
+            sensing += """
+
+Over the UART (`USE_UART = True` in the Pico's `main.py`): the Pico's **GP0 (UART0 TX,
+pin 1)** to the Pi's **GPIO15 (RXD, pin 10)**, and a ground wire between them (both are
+3.3 V: no level shifting). The Pi sends nothing, but its UART still holds GPIO14 (TXD).
+Power the Pico from the Pi's 5 V (pin 2) into its VSYS pin (pin 39)."""
+    setup = []
+    if display.driver != "none":
+        setup += [
+            "dtparam=i2c_arm=on        # the OLED",
+            "dtparam=i2c_arm_baudrate=400000  # redraws the OLED in a quarter of the time",
+        ]
+    if config.cell_lights.driver != "none":
+        setup.append("dtparam=spi=on            # the MAX7219")
+        if config.cell_lights.spi_device == 0:
+            setup.append("dtoverlay=spi0-1cs        # SPI0 uses CE0 only: frees GPIO7")
+    if sensors.backend == "serial" and sensors.port in UART_PORTS:
+        setup.append("enable_uart=1             # the Pico's readings come in on GPIO15")
+        console = (
+            "and remove `console=serial0,115200` from `/boot/firmware/cmdline.txt` (the\n"
+            "UART is the Pico's, not a login console)."
+        )
+    elif {14, 15} & set(config.pins()):
+        setup.append("enable_uart=0             # GPIO14 and GPIO15 are used as plain GPIO: no serial console")
+        console = "and remove `console=serial0,115200` from `/boot/firmware/cmdline.txt`."
+    else:
+        console = ""
+    setup_text = "\n".join(setup)
+    setting_up = f"""In `/boot/firmware/config.txt` (or with `sudo raspi-config`):
+
+```
+{setup_text}
+```
+
+{console}""".rstrip()
+    if display.driver != "none":
+        oled = f"""| OLED | Pi |
+|---|---|
+| VCC | 3.3 V (pin 1) |
+| GND | ground (pin 9) |
+| SDA | GPIO2 (pin 3) |
+| SCL | GPIO3 (pin 5) |
+
+Driver `{display.driver}`, I2C bus {display.i2c_bus}, address 0x{display.i2c_address:02X} (check it with
+`i2cdetect -y {display.i2c_bus}`)."""
+    else:
+        oled = """None in this build (`[display] driver = "none"`): the status lights and the cell
+LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the words."""
+    cells = config.cell_lights
+    if cells.driver != "none":
+        ce = {0: "GPIO8 (CE0, pin 24)", 1: "GPIO7 (CE1, pin 26)"}[cells.spi_device]
+        cell_leds = f"""A MAX7219 drives an 8x8 LED matrix (a ready-made module, or 61 LEDs of your own: the LED
+at (x, y) then sits between digit line DIG x and the segment line for bit y, bit 0 being
+SEG G and bit 7 SEG DP). Wire it to SPI0: **DIN** to GPIO10 (MOSI, pin 19), **CLK** to GPIO11 (SCLK,
+pin 23), **CS** to {ce}, **VCC** to 5 V (pin 2), **GND** to ground. Which
+LED lights for which cell:
+
+{led_table(config)}
+
+Set `[cell_lights] driver = "none"` if you build without it."""
+    else:
+        cell_leds = """None in this build (`[cell_lights] driver = "none"`). With a MAX7219 and an 8x8
+LED matrix on SPI0, the nest shows which cells to put right, the pieces that must
+capture and the setup for the next game; `nestref wiring` with `driver = "max7219"`
+gives the wiring."""
     return f"""# Wiring the nest
 
 How to build the electronics of a nest for nestref: a reed switch under every cell, a
@@ -119,16 +188,7 @@ run `nestref wiring --config /etc/nestref/config.toml` for a guide to your build
 
 ## Setting up the Pi
 
-In `/boot/firmware/config.txt` (or with `sudo raspi-config`):
-
-```
-dtparam=i2c_arm=on        # the OLED
-dtparam=spi=on            # the MAX7219
-dtoverlay=spi0-1cs        # SPI0 uses CE0 only: frees GPIO7 for the switch matrix
-enable_uart=0             # GPIO14 and GPIO15 drive status LEDs: no serial console
-```
-
-and remove `console=serial0,115200` from `/boot/firmware/cmdline.txt`.
+{setting_up}
 
 ## The pin map
 
@@ -164,15 +224,7 @@ then writes this guide for that build.
 
 ## The OLED
 
-| OLED | Pi |
-|---|---|
-| VCC | 3.3 V (pin 1) |
-| GND | ground (pin 9) |
-| SDA | GPIO2 (pin 3) |
-| SCL | GPIO3 (pin 5) |
-
-Driver `{display.driver}`, I2C bus {display.i2c_bus}, address 0x{display.i2c_address:02X} (check it with
-`i2cdetect -y {display.i2c_bus}`).
+{oled}
 
 ## Status lights
 
@@ -191,15 +243,7 @@ to do next, fast blinking (4 Hz) for what is wrong. See `docs/daemon.md`.
 
 ## One LED per cell (optional)
 
-A MAX7219 drives an 8x8 LED matrix (a ready-made module, or 61 LEDs of your own: the LED
-at (x, y) then sits between digit line DIG x and the segment line for bit y, bit 0 being
-SEG G and bit 7 SEG DP). Wire it to SPI0: **DIN** to GPIO10 (MOSI, pin 19), **CLK** to GPIO11 (SCLK,
-pin 23), **CS** to GPIO8 (CE0, pin 24), **VCC** to 5 V (pin 2), **GND** to ground. Which
-LED lights for which cell:
-
-{led_table(config)}
-
-Set `[cell_lights] driver = "none"` if you build without it.
+{cell_leds}
 
 ## Power
 

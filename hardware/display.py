@@ -7,6 +7,9 @@ headline is drawn twice the size, to be read from across the table.
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from typing import Any
 
 from luma.core.legacy import text, textsize
@@ -15,6 +18,8 @@ from PIL import Image, ImageDraw
 
 from firmware_host.errors import HardwareError
 from hardware.outputs import Screen
+
+logger = logging.getLogger(__name__)
 
 WIDTH, HEIGHT = 128, 64
 _FONT = proportional(CP437_FONT)
@@ -56,27 +61,79 @@ def render(screen: Screen) -> Image.Image:
 
 
 class OledDisplay:
-    """Shows screens on a luma device (a real OLED, or luma's dummy device), drawing
-    only when the screen changes."""
+    """Screens on a luma device (a real OLED, or luma's dummy device in the tests), drawn
+    only when the screen changes.
 
-    def __init__(self, device: Any) -> None:
+    With ``background``, frames go to the device from a thread of their own: sending a
+    frame over I2C takes some 25 ms at 400 kHz (95 ms at the default 100 kHz), and the
+    loop must not stop scanning meanwhile. Only the newest frame waits; one the thread
+    has not sent yet is replaced. A frame that fails (a loose wire) is logged, at most
+    once a minute, and the next one is tried."""
+
+    def __init__(self, device: Any, *, background: bool = False) -> None:
         self.device = device
         self._shown: Screen | None = None
         self.frames = 0  # screens drawn
+        self._lock = threading.Lock()
+        self._frame_ready = threading.Condition(self._lock)
+        self._waiting: Image.Image | None = None
+        self._busy = False
+        self._stopping = False
+        self._failed_at = float("-inf")
+        self._thread: threading.Thread | None = None
+        if background:
+            self._thread = threading.Thread(target=self._send_frames, name="oled", daemon=True)
+            self._thread.start()
 
     def show(self, screen: Screen) -> bool:
         """Draw ``screen`` unless it is already shown; whether it drew."""
         if screen == self._shown:
             return False
-        self.device.display(render(screen).convert(self.device.mode))
+        image = render(screen).convert(self.device.mode)
         self._shown = screen
         self.frames += 1
+        if self._thread is None:
+            self.device.display(image)
+        else:
+            with self._lock:
+                self._waiting = image
+                self._frame_ready.notify()
         return True
 
+    def wait_sent(self, timeout: float = 5.0) -> bool:
+        """Whether every frame was sent to the device within ``timeout`` seconds."""
+        with self._lock:
+            return self._frame_ready.wait_for(lambda: self._waiting is None and not self._busy, timeout)
+
     def clear(self) -> None:
-        """Blank the screen (on shutdown)."""
+        """Blank the screen (on shutdown); the background thread stops."""
+        if self._thread is not None:
+            with self._lock:
+                self._stopping, self._waiting = True, None
+                self._frame_ready.notify_all()
+            self._thread.join(timeout=2.0)
+            self._thread = None
         self.device.clear()
         self._shown = None
+
+    def _send_frames(self) -> None:
+        while True:
+            with self._lock:
+                self._frame_ready.wait_for(lambda: self._waiting is not None or self._stopping)
+                if self._stopping:
+                    return
+                image, self._waiting, self._busy = self._waiting, None, True
+            try:
+                self.device.display(image)
+            except OSError as error:
+                now = time.monotonic()
+                if now - self._failed_at >= 60:
+                    self._failed_at = now
+                    logger.error("OLED: %s; check its wiring", error)
+            finally:
+                with self._lock:
+                    self._busy = False
+                    self._frame_ready.notify_all()
 
 
 def open_oled(driver: str, *, bus: int, address: int, rotate: int) -> Any:

@@ -38,5 +38,6 @@ def test_the_daemon_benchmark_reports_its_figures(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("one full matrix scan")
     assert lines[2].startswith("idle daemon: CPU ")
-    assert lines[3].startswith("switch to command")
+    assert lines[3].startswith("daemon in play (200 Hz): CPU ")
+    assert lines[4].startswith("switch to command")
     assert lines[-1].startswith("budget: ")

@@ -118,7 +118,8 @@ class ReportsChangesOnly:
     """The serial backend's way: a report when the switches change, none in between."""
 
     def __init__(self, matrix: GpioMatrix) -> None:
-        self.matrix, self.last = matrix, None
+        self.matrix = matrix
+        self.last: frozenset[tuple[int, int]] | None = None
 
     def poll(self) -> list[ScanUpdate]:
         closed = self.matrix.scan()

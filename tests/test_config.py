@@ -44,7 +44,7 @@ lenient = true
 [sensors]
 backend = "serial"
 [sensors.serial]
-port = "/dev/serial0"
+port = "/dev/ttyACM1"
 [display]
 driver = "sh1106"
 i2c_address = 0x3D
@@ -61,7 +61,7 @@ settle_ms = 300
     assert config.referee.lenient
     assert config.referee.timing.settle_ms == 300
     assert config.referee.timing.extend_ms == 1000
-    assert (config.sensors.backend, config.sensors.port, config.sensors.baudrate) == ("serial", "/dev/serial0", 115200)
+    assert (config.sensors.backend, config.sensors.port, config.sensors.baudrate) == ("serial", "/dev/ttyACM1", 115200)
     assert (config.display.driver, config.display.i2c_address) == ("sh1106", 0x3D)
     assert "capture" not in config.status_lights
     assert config.buttons == {"confirm": 15, "take_back": None, "switch": None}
@@ -77,7 +77,14 @@ def test_a_calibrated_matrix_map(tmp_path):
     config = load_config(write(tmp_path, f"[matrix]\n{lines}\n"))
     assert config.matrix["a1"] == (0, 1)
     assert config.matrix["b1"] == (0, 0)
-    assert config.cell_lights.map["a1"] == (1, 0)  # the LEDs follow the switches unless mapped
+    # The LEDs are wired apart from the switches: a recalibrated switch does not move them.
+    assert (config.cell_lights.map["a1"], config.cell_lights.map["b1"]) == ((0, 0), (1, 0))
+
+
+def test_relative_paths_are_beside_the_config(tmp_path):
+    config = load_config(write(tmp_path, '[storage]\ndatabase = "games.sqlite"\nsensor_log = "logs"\n'))
+    assert config.database == str(tmp_path / "games.sqlite")
+    assert config.sensor_log == str(tmp_path / "logs")
 
 
 def test_a_custom_board_file_next_to_the_config(tmp_path):
@@ -118,6 +125,17 @@ def test_a_custom_board_file_next_to_the_config(tmp_path):
         ("[cell_lights.map]\na1 = [9, 0]\n", "cell_lights.map.a1", "9 is out of range"),
         ("[timing]\nsettle = 5\n", "timing.settle", "unknown key"),
         ("[timing]\nsettle_ms = 900\nextend_ms = 100\n", "timing", "extend_ms must be at least"),
+        ("[timing]\ndebounce_ms = 300\n", "timing", "settle_ms must be at least timing.debounce_ms"),
+        ("[timing]\nflicker_window_ms = 0\n", "timing", "flicker_window_ms must be at least 1"),
+        ("[timing]\nslow_flicker_changes = 2\n", "timing", "slow_flicker_changes must be at least 4"),
+        ("[display]\nrotate = 1\n", "display.rotate", "expected 0 or 2"),
+        ("[cell_lights]\nspi_port = 1\n", "cell_lights.spi_port", "out of range"),
+        ("[cell_lights]\nspi_device = 1\n", "sensors.gpio.rows (row 3)", "GPIO7 is already used by cell lights: SPI0"),
+        (
+            '[sensors]\nbackend = "serial"\n[sensors.serial]\nport = "/dev/serial0"\n',
+            "status_lights.error",
+            "GPIO14 is already used by sensors: UART TXD",
+        ),
         ('[logging]\nlevel = "loud"\n', "logging.level", "is not one of: debug, info, warning, error"),
         ("[game\n", "", "not valid TOML"),
     ],

@@ -7,6 +7,7 @@ Set NESTREF_UPDATE_SCREENS=1 to write the references anew after a deliberate cha
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,38 @@ def test_long_text_is_cut_to_fit():
     image = render(Screen("A VERY LONG HEADLINE INDEED", ("x" * 80,), "y" * 80))
     assert image.size == (128, 64)
     assert image.getbbox() is not None
+
+
+class SlowLooseDummy(dummy):  # type: ignore[misc]  # luma ships no types
+    """luma's dummy device on a slow bus, whose first frame fails (a loose wire)."""
+
+    def __init__(self) -> None:
+        super().__init__(width=128, height=64, mode="1")
+        self.sent = 0
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def display(self, image: Image.Image) -> None:
+        self.sent += 1
+        self.started.set()
+        self.release.wait(5)
+        if self.sent == 1:
+            raise OSError(121, "Remote I/O error")
+        super().display(image)
+
+
+def test_a_background_display_sends_the_newest_frame_and_survives_a_failed_one(caplog):
+    device = SlowLooseDummy()
+    oled = OledDisplay(device, background=True)
+    first, second, third = (Screen(name, (), "") for name in ("ONE", "TWO", "THREE"))
+    oled.show(first)
+    assert device.started.wait(5)  # the thread is sending it; show() did not wait
+    oled.show(second)  # replaced by the third before the thread gets to it
+    oled.show(third)
+    device.release.set()
+    assert oled.wait_sent()
+    assert device.sent == 2  # the first (failed) and the newest
+    assert device.image.convert("1").tobytes() == render(third).tobytes()
+    assert "OLED: [Errno 121] Remote I/O error; check its wiring" in caplog.text
+    oled.clear()
+    assert device.image.getbbox() is None

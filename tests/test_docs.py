@@ -82,6 +82,25 @@ def test_the_wiring_guide_is_what_the_code_writes_from_the_default_config():
         assert cell in guide
 
 
+def test_a_guide_for_a_pico_on_the_uart_without_oled_or_cell_lights(tmp_path):
+    from firmware_host.config import load_config
+    from firmware_host.wiring import render_wiring
+
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[sensors]\nbackend = "serial"\n[sensors.serial]\nport = "/dev/serial0"\n'
+        '[status_lights]\nerror = 4\ncapture = 5\n[display]\ndriver = "none"\n[cell_lights]\ndriver = "none"\n',
+        encoding="utf-8",
+    )
+    guide = render_wiring(load_config(path))
+    assert "enable_uart=1" in guide and "enable_uart=0" not in guide
+    assert "dtparam=i2c_arm=on" not in guide and "dtparam=spi=on" not in guide
+    assert "**GPIO15 (RXD, pin 10)**" in guide
+    assert 'None in this build (`[display] driver = "none"`)' in guide
+    assert 'None in this build (`[cell_lights] driver = "none"`)' in guide
+    assert "| 10 | GPIO15 | sensors: UART RXD (from the Pico's TX) |" in guide  # the pin map
+
+
 def test_the_systemd_unit_starts_the_command_the_cli_has():
     unit = (ROOT / "docs" / "nestref.service").read_text(encoding="utf-8")
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))

@@ -398,7 +398,9 @@ class Referee:
         replied = self._unseen_capture_and_reply(lifted)
         if replied is not None:
             capture, finished = replied
-            return self._commit(capture, at, proven=False) + self._on_quiet(at) if finished else []  # or wait for the reply
+            if not finished:
+                return []  # wait for the reply to be made
+            return self._commit(capture, at, proven=False) + self._on_quiet(at)
         waited = at >= self._last_change + self.timing.extend_ms
         if not waited:
             self._quiet_at = self._last_change + self.timing.extend_ms  # in case we wait below

@@ -64,6 +64,14 @@ class Timing:
                 raise ValueError(f"timing.{name} must be a whole number of milliseconds, not {value!r}")
         if self.extend_ms < self.settle_ms:
             raise ValueError("timing.extend_ms must be at least timing.settle_ms")
+        if self.settle_ms < self.debounce_ms:
+            raise ValueError("timing.settle_ms must be at least timing.debounce_ms")
+        for name in ("flicker_window_ms", "slow_flicker_window_ms"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"timing.{name} must be at least 1")
+        for name in ("flicker_changes", "slow_flicker_changes"):
+            if getattr(self, name) < 4:  # one lift and put-back, each bouncing once
+                raise ValueError(f"timing.{name} must be at least 4: fewer is an ordinary move")
 
 
 @dataclass(frozen=True)
