@@ -93,7 +93,8 @@ def run_overview(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{position.turn.label} to move{compulsory}: {moves}", file=out)
     if args.command is None:
         print(
-            "\nTry: nestref show c3-c4 c7-d6   (play moves and see the nest)\n"
+            "\nTry: nestref sim                 (the simulator: play on a nest in your browser)\n"
+            "     nestref show c3-c4 c7-d6   (play moves and see the nest)\n"
             "     nestref moves | perft 4 | position c3-c4 | board --svg nest.svg\n"
             "     nestref --help",
             file=out,
@@ -218,7 +219,7 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
         devices, _ = open_mock_devices(config)
     else:
         devices = open_devices(config, pin_factory=_real_pin_factory())
-    run_daemon(config, devices)
+    run_daemon(config, devices, web=args.web)
 
 
 def _real_pin_factory() -> Any:
@@ -229,6 +230,35 @@ def _real_pin_factory() -> Any:
         return LGPIOFactory()
     except Exception as error:  # ImportError off the Pi; lgpio.error without /dev/gpiochip0
         raise HardwareError(f"no GPIO here ({error}): run on a Raspberry Pi, or try it all with --mock") from None
+
+
+def run_sim(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.config import load_config
+    from firmware_host.logs import setup_logging
+    from sim.app import run_simulator
+
+    config = load_config(args.config)
+    setup_logging("warning")  # the page has the referee's words; the terminal keeps quiet
+    run_simulator(config, host=args.host, port=args.port, database=args.db, open_browser=not args.no_browser, out=out)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, got {port}")
+    return port
+
+
+def _address(text: str) -> tuple[str, int]:
+    """HOST:PORT, HOST, or :PORT."""
+    host, colon, port = text.rpartition(":")
+    if not colon:
+        host, port = text, "8080"
+    host = host.strip("[]") or "0.0.0.0"
+    return host, _port(port)
 
 
 def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
@@ -321,6 +351,22 @@ def build_parser() -> argparse.ArgumentParser:
     daemon = commands.add_parser("run", help="run the referee on the nest (the daemon systemd keeps running)")
     daemon.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
     daemon.add_argument("--mock", action="store_true", help="on simulated hardware, without a Pi")
+    daemon.add_argument(
+        "--web",
+        metavar="ADDRESS",
+        nargs="?",
+        const="0.0.0.0:8080",
+        type=_address,
+        help="serve the live game read-only, for spectators (default 0.0.0.0:8080: every address)",
+    )
+
+    sim = commands.add_parser("sim", help="the simulator: the real daemon on simulated hardware, in a web page")
+    sim.add_argument("--config", metavar="FILE", help="a daemon config to try (default: the shipped defaults)")
+    sim.add_argument("--host", default="127.0.0.1", help="the address to serve on (default 127.0.0.1: this machine)")
+    sim.add_argument("--port", type=_port, default=8080, help="the port (default 8080; 0: any free one)")
+    sim.add_argument("--db", metavar="FILE", default=":memory:", help="keep the games in this SQLite file")
+    sim.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    sim.set_defaults(run=run_sim)
     daemon.set_defaults(run=run_run)
 
     calibrate = commands.add_parser("calibrate", help="walk over the nest to map each cell to its switch")

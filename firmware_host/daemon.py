@@ -163,6 +163,7 @@ class Daemon:
         self._sensor_log_path: Path | None = None
         self._sensor_log_given_up = False
         self._self_tested = False
+        self._paused = False
         self._output_failed_at: dict[str, float] = {}  # device: when its failure was last logged
         self.findings: list[str] = []
         self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
@@ -251,7 +252,7 @@ class Daemon:
             command()
         for action in self.gestures.tick(now / 1000):
             self._on_button(action, now)
-        if self.service is not None:
+        if self.service is not None and not self._paused:
             self._publish(self.service.tick(now))
             if self.service.storage_ok != self.presenter.storage_ok:
                 self.presenter.storage_ok = self.service.storage_ok
@@ -285,8 +286,35 @@ class Daemon:
             (logger.info if connected else logger.warning)("sensors %s", "connected" if connected else "not connected")
             self._show()
 
+    def pause(self) -> None:
+        """Stop refereeing while the simulator rearranges the nest (a replay's start):
+        the switches are still read, but nobody is told."""
+        self._paused = True
+
+    def begin_game_from(self, position: GamePosition) -> None:
+        """A new set from ``position``, at once, the nest taken to show it (a replay
+        starts so); refereeing goes on if it was paused."""
+        config, now = self.config, self.now_ms()
+        assert self._store is not None
+        occupied = [self._cells[p] for p in self._closed if p in self._cells]
+        self.service = RefereeService.start(
+            config.nest,
+            settings=config.referee,
+            store=self._store,
+            announce=self._announce,
+            lineup=config.lineup,
+            occupied=occupied,
+            now=now,
+            position=position,
+            resume=False,
+        )
+        self._paused = False
+        self._show()
+
     def _on_scan(self, update: ScanUpdate, now: int) -> None:
         previous, self._closed = self._closed, update.closed
+        if self._paused:
+            return
         if self.service is None:  # the first reading: what the nest holds at start
             self._start_referee(update.closed, now)
             return
@@ -486,17 +514,29 @@ class Daemon:
         return self.presenter.view
 
 
-def run_daemon(config: Config, devices: Devices, *, address: str = "") -> None:
-    """Run until SIGTERM or SIGINT, then stop cleanly."""
-    daemon = Daemon(config, devices, address=address)
+def run_daemon(config: Config, devices: Devices, *, web: tuple[str, int] | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then stop cleanly; with ``web`` (host, port), serve
+    the live game read-only for spectators too (its address then shows on the OLED)."""
+    daemon = Daemon(config, devices)
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
+        server = None
+        if web is not None:
+            from sim.server import WebServer  # the simulator's page, read-only
+
+            server = WebServer(daemon, host=web[0], port=web[1])  # before the start: it hears every signal
         try:
             daemon.start()
+            if server is not None and web is not None:
+                try:
+                    url = await server.start()
+                except OSError as error:
+                    raise HardwareError(f"web page: cannot serve on {web[0]}:{web[1]}: {error.strerror}") from None
+                logger.info("spectator page at %s", url)
             await daemon.run(stop)
         except NestrefError:
             raise
@@ -504,6 +544,8 @@ def run_daemon(config: Config, devices: Devices, *, address: str = "") -> None:
             logger.exception("the daemon failed")
             raise
         finally:
+            if server is not None:
+                await server.stop()
             daemon.close()
 
     asyncio.run(main())

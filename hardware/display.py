@@ -73,6 +73,7 @@ class OledDisplay:
     def __init__(self, device: Any, *, background: bool = False) -> None:
         self.device = device
         self._shown: Screen | None = None
+        self.image: Image.Image = Image.new(device.mode, (WIDTH, HEIGHT), 0)  # the last frame drawn
         self.frames = 0  # screens drawn
         self._lock = threading.Lock()
         self._frame_ready = threading.Condition(self._lock)
@@ -90,7 +91,7 @@ class OledDisplay:
         if screen == self._shown:
             return False
         image = render(screen).convert(self.device.mode)
-        self._shown = screen
+        self._shown, self.image = screen, image
         self.frames += 1
         if self._thread is None:
             self.device.display(image)
@@ -114,7 +115,12 @@ class OledDisplay:
             self._thread.join(timeout=2.0)
             self._thread = None
         self.device.clear()
-        self._shown = None
+        self._shown, self.image = None, Image.new(self.device.mode, (WIDTH, HEIGHT), 0)
+
+    @property
+    def screen(self) -> Screen | None:
+        """The screen shown, if any."""
+        return self._shown
 
     def _send_frames(self) -> None:
         while True:

@@ -47,6 +47,10 @@ class StatusLights:
                 led.value = lit
                 self._lit[name] = lit
 
+    def lit(self) -> dict[str, bool]:
+        """Each light, and whether it is on now (as its pin is driven)."""
+        return {name: bool(led.is_lit) for name, led in self._leds.items()}
+
     def close(self) -> None:
         """All off, pins released."""
         for led in self._leds.values():
@@ -81,6 +85,10 @@ class CellLights:
         self._lit = lit
         self.frames += 1
         return True
+
+    def lit(self) -> frozenset[str]:
+        """The cells whose LED is on now."""
+        return self._lit or frozenset()
 
     def clear(self) -> None:
         self.device.clear()

@@ -1,33 +1,83 @@
 """The daemon's devices on the libraries' own test doubles: gpiozero's MockFactory for
 the pins and luma's dummy devices for the OLED and the LED matrix. The simulator and
-``nestref run --mock`` run the real daemon on these."""
+``nestref run --mock`` run the real daemon on these.
+
+The switch matrix is simulated on the MockFactory's pins (the daemon scans it with
+gpiozero), or, for ``backend = "serial"``, by the Pico's own firmware code behind a pty
+(the daemon reads it with pyserial).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from firmware_host.config import Config
 from firmware_host.daemon import Devices, open_devices
-from firmware_host.errors import ConfigError
 from sim.mock_matrix import MockSwitchMatrix, QuietPin
+from sim.pico import SimulatedMatrix, SimulatedPico
 
 
-def open_mock_devices(config: Config) -> tuple[Devices, MockSwitchMatrix]:
-    """The devices, and the simulated switch matrix that hands close and open."""
-    from gpiozero.pins.mock import MockFactory
+@dataclass
+class MockNest:
+    """The simulated hardware: the devices the daemon drives, and the switches hands
+    close and open."""
 
-    if config.sensors.backend != "gpio":
-        raise ConfigError(
-            f'{config.source}: sensors.backend: the simulated nest is scanned on GPIO: set sensors.backend = "gpio"'
-        )
+    config: Config  # as the daemon must see it (a serial backend's port is the pty's)
+    devices: Devices
+    switches: MockSwitchMatrix | SimulatedMatrix
+    factory: MockFactory
+    pico: SimulatedPico | None = None
+    _folder: tempfile.TemporaryDirectory[str] | None = None
+
+    def close(self) -> None:
+        """After the daemon has closed the devices: the Pico unplugged."""
+        if self.pico is not None:
+            self.pico.unplug()
+        if self._folder is not None:
+            self._folder.cleanup()
+
+
+def open_mock_nest(config: Config) -> MockNest:
+    """The config's devices, simulated. The switch matrix (a MockSwitchMatrix or the
+    simulated Pico's) must be set before the daemon starts to read it."""
     factory = MockFactory()
-    switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
     for pin in config.status_lights.values():
         factory.pin(pin, pin_class=QuietPin)
+    pico, folder = None, None
+    switches: MockSwitchMatrix | SimulatedMatrix
+    if config.sensors.backend == "gpio":
+        switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
+    else:
+        folder = tempfile.TemporaryDirectory(prefix="nestref-pico-")
+        pico = SimulatedPico(Path(folder.name) / "ttyACM0")
+        pico.plug()
+        pico.boot()
+        switches = pico.matrix
+        config = dataclasses.replace(config, sensors=dataclasses.replace(config.sensors, port=str(pico.link)))
     devices = open_devices(
         config,
         pin_factory=factory,
         display_device=dummy(width=128, height=64, mode="1"),
         cell_device=dummy(width=8, height=8, mode="1"),
     )
-    return devices, switches
+    return MockNest(config, devices, switches, factory, pico, folder)
+
+
+def open_mock_devices(config: Config) -> tuple[Devices, MockSwitchMatrix]:
+    """The devices, and the simulated switch matrix on mock pins that hands close and
+    open (the GPIO backend only)."""
+    if config.sensors.backend != "gpio":
+        from firmware_host.errors import ConfigError
+
+        raise ConfigError(
+            f'{config.source}: sensors.backend: the simulated nest is scanned on GPIO: set sensors.backend = "gpio"'
+        )
+    nest = open_mock_nest(config)
+    assert isinstance(nest.switches, MockSwitchMatrix)
+    return nest.devices, nest.switches

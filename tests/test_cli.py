@@ -179,8 +179,9 @@ def test_the_overview_shows_the_nest_and_whose_turn(capsys):
     assert f"NFN: {START}" in lines
     assert "  a1     E W C W E     e1" in lines
     assert any(line.startswith("red to move: c2-d3 d2-d3") for line in lines)
-    suggested = next(line for line in lines if line.startswith("Try: nestref show "))
-    assert run(capsys, *suggested.split("(")[0].split()[2:])[0] == 0
+    assert "Try: nestref sim                 (the simulator: play on a nest in your browser)" in lines
+    suggested = next(line for line in lines if line.startswith("     nestref show "))
+    assert run(capsys, *suggested.split("(")[0].split()[1:])[0] == 0
     code, lines, _ = run(capsys, "show", "c3-c4", "c7-d6", "c4-c5", "d6-d5")
     assert any(line.startswith("red to move (capturing is compulsory): c5xd5") for line in lines)
     code, lines, _ = run(capsys, "show", "--position", "5/6/7/8/4C4/8/7/6/E4 b")

@@ -29,9 +29,9 @@ from firmware_host.rules import Move, Nest, Position, Side
 from hardware.display import open_oled
 from hardware.outputs import Blink
 from sim.mock_devices import open_mock_devices
+from sim.pico import SimulatedPico
 from tests.hand_model import Hand
 from tests.helpers import setup
-from tests.test_serial_scanner import SimulatedPico
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
 

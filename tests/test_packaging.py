@@ -26,5 +26,8 @@ def test_the_wheel_carries_the_data_files(tmp_path):
         "firmware_host/py.typed",
         "hardware/sensors.py",
         "sim/mock_devices.py",
+        "sim/web/index.html",
+        "sim/web/app.js",
+        "sim/web/style.css",
     ):
         assert needed in names, needed

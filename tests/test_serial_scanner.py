@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import doctest
 import logging
-import os
-import threading
 import time
-import tty
-from pathlib import Path
 
 import pytest
 import serial
@@ -29,132 +25,10 @@ from hardware.reconnect import Backoff
 from hardware.scanner_protocol import Hello, Snapshot, decode_packet
 from hardware.sensors import ScanUpdate
 from hardware.serial_scanner import STALE_AFTER_S, SerialScanner
+from sim.pico import SimulatedMatrix, SimulatedPico
 
 WAIT_S = 5.0
 test_logger = logging.getLogger("tests.serial_scanner")
-
-
-class SimulatedMatrix:
-    """An 8x8 reed-switch matrix as the firmware's row and column callables see it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._closed: set[tuple[int, int]] = set()
-        self._next_scan_flickers: set[tuple[int, int]] = set()
-        self._reading: frozenset[tuple[int, int]] = frozenset()
-        self._selected_row: int | None = None
-
-    def set_closed(self, positions):
-        with self._lock:
-            self._closed = set(positions)
-
-    def flicker_next_scan(self, positions):
-        """The next scan reads these switches the other way; the one after, as before."""
-        with self._lock:
-            self._next_scan_flickers |= set(positions)
-
-    def drive_row(self, row, is_selected):
-        if is_selected and row == 0:  # a scan starts: what it reads is fixed now
-            with self._lock:
-                self._reading = frozenset(self._closed ^ self._next_scan_flickers)
-                self._next_scan_flickers = set()
-        self._selected_row = row if is_selected else None
-
-    def read_columns(self):
-        levels = 0xFF
-        for row, col in self._reading:
-            if row == self._selected_row:
-                levels &= ~(1 << col)
-        return levels
-
-
-class SimulatedPico:
-    """The firmware's Scanner in a thread, writing to whichever pty ``link`` points at."""
-
-    def __init__(self, link: Path) -> None:
-        self.link = link
-        self.matrix = SimulatedMatrix()
-        self.frames_dropped = 0
-        self._master: int | None = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
-        self._frames_to_drop = 0
-        self._garbage = b""
-        self._flickers_after_snapshot: set[tuple[int, int]] = set()
-        self._now_us = 0
-
-    def plug(self):
-        """A new pty, with the link re-pointed at it (as udev would a new /dev/ttyACM0)."""
-        master, slave = os.openpty()
-        tty.setraw(slave)  # no echo of what the firmware writes before the host opens it
-        path = os.ttyname(slave)
-        os.close(slave)
-        os.set_blocking(master, False)  # a full buffer drops frames, as USB does
-        temporary = self.link.with_name(self.link.name + ".new")
-        os.symlink(path, temporary)
-        os.replace(temporary, self.link)
-        self._master = master
-
-    def boot(self):
-        """Power on: the firmware starts, a boot HELLO first."""
-        self._stop.clear()
-        self._now_us = 0
-        scanner = Scanner(self.matrix.drive_row, self.matrix.read_columns, self._write, lambda: self._now_us)
-        self._thread = threading.Thread(target=self._run, args=(scanner,), daemon=True)
-        self._thread.start()
-
-    def unplug(self):
-        """Pull the cable: the firmware stops and the pty is gone."""
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join(timeout=WAIT_S)
-            assert not self._thread.is_alive()
-            self._thread = None
-        if self._master is not None:
-            os.close(self._master)
-            self._master = None
-
-    def drop_frames(self, count):
-        with self._lock:
-            self._frames_to_drop += count
-
-    def inject(self, garbage):
-        """Bytes to write just before the next frame."""
-        with self._lock:
-            self._garbage += garbage
-
-    def flicker_after_next_snapshot(self, positions):
-        """Flip these switches for the one scan right after the next SNAPSHOT is sent."""
-        with self._lock:
-            self._flickers_after_snapshot |= set(positions)
-
-    def _run(self, scanner):
-        while not self._stop.is_set():
-            scanner.step()
-            self._now_us += 1000  # the firmware's clock: exactly one scan period a scan
-            self._stop.wait(0.001)  # and roughly 1 kHz in real time
-
-    def _write(self, frame):
-        with self._lock:
-            garbage, self._garbage = self._garbage, b""
-            is_dropped = self._frames_to_drop > 0
-            self._frames_to_drop -= is_dropped
-        if garbage:
-            self._send(garbage)
-        if is_dropped or not self._send(frame):
-            self.frames_dropped += 1
-        elif isinstance(decode_packet(frame[1:-1]), Snapshot):
-            with self._lock:
-                flickers, self._flickers_after_snapshot = self._flickers_after_snapshot, set()
-            self.matrix.flicker_next_scan(flickers)
-
-    def _send(self, data):
-        assert self._master is not None
-        try:
-            return os.write(self._master, data) == len(data)
-        except BlockingIOError:
-            return False
 
 
 def wait_for(scanner, condition, *, timeout_s=WAIT_S):

@@ -49,10 +49,12 @@ class RefereeService:
         occupied: Iterable[str],
         now: int,
         position: Position | None = None,
+        resume: bool = True,
     ) -> RefereeService:
-        """Resume what the store holds; or else begin a game from ``position`` if given
-        (the nest is taken to show it), or wait for the nest to be set up."""
-        saved = store.load()
+        """Resume what the store holds (unless ``resume`` is False); or else begin a new
+        set from ``position`` if given (the nest is taken to show it), or wait for the
+        nest to be set up."""
+        saved = store.load() if resume else None
         referee = Referee(nest, settings=settings, lineup=saved.lineup if saved else lineup, occupied=occupied, now=now)
         service = cls(referee, store=store, announce=announce)
         if saved is not None and saved.position is not None and saved.games is not None and saved.starter:

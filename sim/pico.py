@@ -1,0 +1,162 @@
+"""A Raspberry Pi Pico scanning the nest, simulated: the firmware's own ``Scanner``
+(hardware/pico/main.py) in a thread, over a simulated matrix, writing to a pty.
+
+The daemon's ``SerialScanner`` reads the pty's slave side through a symlink, as it would
+read /dev/ttyACM0. Closing the master is pulling the cable; a new pty behind the same
+symlink is plugging it back. The firmware's clock advances exactly 1 ms per scan, so
+what it sends depends on scans, not on how busy the machine is. The simulator and the
+serial backend's tests use it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import tty
+from collections.abc import Iterable
+from pathlib import Path
+
+from hardware.pico.main import Scanner
+from hardware.scanner_protocol import Snapshot, decode_packet
+from hardware.sensors import Position
+
+WAIT_S = 5.0
+
+
+class SimulatedMatrix:
+    """An 8x8 reed-switch matrix as the firmware's row and column callables see it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._closed: set[Position] = set()
+        self._next_scan_flickers: set[Position] = set()
+        self._reading: frozenset[Position] = frozenset()
+        self._selected_row: int | None = None
+
+    def set_closed(self, positions: Iterable[Position]) -> None:
+        with self._lock:
+            self._closed = set(positions)
+
+    @property
+    def closed(self) -> set[Position]:
+        """The switches closed now."""
+        with self._lock:
+            return set(self._closed)
+
+    def set(self, position: Position, closed: bool) -> None:
+        """Close (a piece's magnet arrives) or open (it leaves) one switch."""
+        with self._lock:
+            (self._closed.add if closed else self._closed.discard)(position)
+
+    def set_all(self, positions: Iterable[Position]) -> None:
+        """Exactly these switches closed."""
+        self.set_closed(positions)
+
+    def flicker_next_scan(self, positions: Iterable[Position]) -> None:
+        """The next scan reads these switches the other way; the one after, as before."""
+        with self._lock:
+            self._next_scan_flickers |= set(positions)
+
+    def drive_row(self, row: int, is_selected: bool) -> None:
+        if is_selected and row == 0:  # a scan starts: what it reads is fixed now
+            with self._lock:
+                self._reading = frozenset(self._closed ^ self._next_scan_flickers)
+                self._next_scan_flickers = set()
+        self._selected_row = row if is_selected else None
+
+    def read_columns(self) -> int:
+        levels = 0xFF
+        for row, col in self._reading:
+            if row == self._selected_row:
+                levels &= ~(1 << col)
+        return levels
+
+
+class SimulatedPico:
+    """The firmware's Scanner in a thread, writing to whichever pty ``link`` points at."""
+
+    def __init__(self, link: Path) -> None:
+        self.link = link
+        self.matrix = SimulatedMatrix()
+        self.frames_dropped = 0
+        self._master: int | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._frames_to_drop = 0
+        self._garbage = b""
+        self._flickers_after_snapshot: set[Position] = set()
+        self._now_us = 0
+
+    def plug(self) -> None:
+        """A new pty, with the link re-pointed at it (as udev would a new /dev/ttyACM0)."""
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo of what the firmware writes before the host opens it
+        path = os.ttyname(slave)
+        os.close(slave)
+        os.set_blocking(master, False)  # a full buffer drops frames, as USB does
+        temporary = self.link.with_name(self.link.name + ".new")
+        os.symlink(path, temporary)
+        os.replace(temporary, self.link)
+        self._master = master
+
+    def boot(self) -> None:
+        """Power on: the firmware starts, a boot HELLO first."""
+        self._stop.clear()
+        self._now_us = 0
+        scanner = Scanner(self.matrix.drive_row, self.matrix.read_columns, self._write, lambda: self._now_us)
+        self._thread = threading.Thread(target=self._run, args=(scanner,), daemon=True)
+        self._thread.start()
+
+    def unplug(self) -> None:
+        """Pull the cable: the firmware stops and the pty is gone."""
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join(timeout=WAIT_S)
+            if self._thread.is_alive():
+                raise RuntimeError("the simulated Pico did not stop")
+            self._thread = None
+        if self._master is not None:
+            os.close(self._master)
+            self._master = None
+
+    def drop_frames(self, count: int) -> None:
+        with self._lock:
+            self._frames_to_drop += count
+
+    def inject(self, garbage: bytes) -> None:
+        """Bytes to write just before the next frame."""
+        with self._lock:
+            self._garbage += garbage
+
+    def flicker_after_next_snapshot(self, positions: Iterable[Position]) -> None:
+        """Flip these switches for the one scan right after the next SNAPSHOT is sent."""
+        with self._lock:
+            self._flickers_after_snapshot |= set(positions)
+
+    def _run(self, scanner: Scanner) -> None:
+        while not self._stop.is_set():
+            scanner.step()
+            self._now_us += 1000  # the firmware's clock: exactly one scan period a scan
+            self._stop.wait(0.001)  # and roughly 1 kHz in real time
+
+    def _write(self, frame: bytes) -> None:
+        with self._lock:
+            garbage, self._garbage = self._garbage, b""
+            is_dropped = self._frames_to_drop > 0
+            self._frames_to_drop -= is_dropped
+        if garbage:
+            self._send(garbage)
+        if is_dropped or not self._send(frame):
+            self.frames_dropped += 1
+        elif isinstance(decode_packet(frame[1:-1]), Snapshot):
+            with self._lock:
+                flickers, self._flickers_after_snapshot = self._flickers_after_snapshot, set()
+            self.matrix.flicker_next_scan(flickers)
+
+    def _send(self, data: bytes) -> bool:
+        assert self._master is not None
+        try:
+            return os.write(self._master, data) == len(data)
+        except BlockingIOError:
+            return False

@@ -1,0 +1,265 @@
+"""What the simulator's page can do to the nest: hands on the table, the buttons, sensor
+logs replayed and recorded. Every act ends as reed switches closing and opening (or a
+button's contact), which the daemon reads through its simulated hardware like any
+other; nothing here tells the referee anything directly, but for a replay's start,
+which begins a game from the log's position as ``nestref referee --events`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from firmware_host.daemon import Daemon
+from firmware_host.errors import NestrefError
+from firmware_host.referee.sensor_log import SensorEvent, read_sensor_log
+from firmware_host.rules import Piece, Position, Side
+from hardware.sensors import Position as Place
+from sim.table import Table, TableError
+
+PRESS_S = 0.2  # a button pressed
+HOLD_S = 2.5  # a button held (the daemon takes 2 s for a hold)
+SET_UP_STEP_S = 0.02  # between two pieces put on by "set up"
+REAL_TIME_GAP_MS = 1000  # a replay at speed keeps gaps up to this long as they were
+SPEEDS = (0.1, 100.0)
+
+
+class SimulatorError(ValueError):
+    """What the page asked cannot be done; the message says why. Nothing changed."""
+
+
+class Switches(Protocol):
+    """The simulated switch matrix (on mock pins, or the simulated Pico's)."""
+
+    def set(self, position: Place, closed: bool) -> None: ...
+
+
+class ButtonPins(Protocol):
+    """A button on a GPIO pin of gpiozero's MockFactory."""
+
+    def drive_low(self) -> None: ...
+    def drive_high(self) -> None: ...
+
+
+@dataclass
+class Replay:
+    """A sensor log being replayed."""
+
+    events: tuple[SensorEvent, ...]
+    done: int = 0  # events applied so far
+    speed: float = 1.0
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class Recording:
+    """The switch changes made since recording began, for a sensor log."""
+
+    header: str
+    started: float
+    lines: list[str] = field(default_factory=list)
+
+
+class Simulator:
+    """The simulated table of one daemon, and what hands and buttons do on it."""
+
+    def __init__(
+        self,
+        daemon: Daemon,
+        switches: Switches,
+        *,
+        pieces: Mapping[str, Piece],
+        button_pin: Callable[[int], ButtonPins] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.daemon = daemon
+        self.switches = switches
+        self.button_pin = button_pin
+        self.clock = clock
+        self.replay: Replay | None = None
+        self.recording: Recording | None = None
+        self.table = Table(daemon.config.nest, self._switch, pieces)
+
+    # -- acts --
+
+    async def act(self, kind: str, fields: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Do what a page asked (a checked message of docs/simulator.md); a message
+        for that page alone, if there is one. Raises :class:`SimulatorError`."""
+        table = self.table
+        try:
+            match kind:
+                case "lift":
+                    table.lift(fields["cell"])
+                case "put":
+                    table.put(fields["cell"], fields.get("piece"))
+                case "knock":
+                    table.knock(fields["cell"])
+                case "take":
+                    table.take(fields["piece"])
+                case "drop":
+                    table.drop(fields["piece"])
+                case "clear":
+                    table.clear()
+                case "slide":
+                    for step in table.slide_steps(fields["path"]):
+                        await asyncio.sleep(step.pause_s)
+                        step.act()
+                case "button":
+                    await self.press(fields["name"], hold=fields.get("hold", False))
+                case "setup":
+                    await self.set_up(fields.get("lineup"))
+                case "log_load":
+                    await self.load_log(fields["text"])
+                case "replay_play":
+                    self.play(fields.get("speed", 1.0))
+                case "replay_pause":
+                    self.pause()
+                case "replay_step":
+                    self.step()
+                case "record_start":
+                    self.start_recording()
+                case "record_stop":
+                    return self.stop_recording()
+                case _:
+                    raise SimulatorError(f"unknown act {kind!r}")
+        except TableError as error:
+            raise SimulatorError(str(error)) from None
+        return None
+
+    async def press(self, name: str, *, hold: bool = False) -> None:
+        """A button pressed, or held, and let go."""
+        pin = self.daemon.config.buttons[name]
+        if pin is None:
+            place = self.daemon.config.matrix[name]
+            self.switches.set(place, True)
+            await asyncio.sleep(HOLD_S if hold else PRESS_S)
+            self.switches.set(place, False)
+        else:
+            if self.button_pin is None:
+                raise SimulatorError(f"the {name} button is on GPIO{pin}, which this simulation cannot press")
+            contact = self.button_pin(pin)
+            contact.drive_low()  # a button shorts its pin to ground
+            await asyncio.sleep(HOLD_S if hold else PRESS_S)
+            contact.drive_high()
+
+    async def set_up(self, lineup: str | None) -> None:
+        """Every piece off the nest, then the lineup's put on, one by one."""
+        service = self.daemon.service
+        name = lineup or (service.referee.lineup if service is not None else self.daemon.config.lineup)
+        pieces = Position.from_lineup(name, nest=self.daemon.config.nest).pieces()
+        for _ in self.table.set_up(pieces):
+            await asyncio.sleep(SET_UP_STEP_S)
+
+    # -- sensor logs --
+
+    async def load_log(self, text: str) -> None:
+        """Begin a replay: the game starts again from the log's position, with the nest
+        set to it."""
+        nest = self.daemon.config.nest
+        if len(text.encode("utf-8")) > 1024 * 1024:
+            raise SimulatorError("the sensor log is larger than 1 MB")
+        try:
+            log = read_sensor_log(text, nest=nest, source="the sensor log")
+        except NestrefError as error:
+            raise SimulatorError(str(error)) from None
+        self.pause()
+        start = log.start if log.start is not None else Position.from_lineup(nest=nest)
+        self.daemon.pause()  # the nest is rearranged: nothing to referee meanwhile
+        self.table.set_exactly(start.pieces())
+        await asyncio.sleep(3 / self.daemon.config.sensors.idle_scan_hz)  # the daemon reads the new nest
+        self.daemon.begin_game_from(start)
+        self.replay = Replay(log.events)
+
+    def play(self, speed: float) -> None:
+        """Play the loaded log on from where it is, ``speed`` times as fast."""
+        replay = self._loaded()
+        if not SPEEDS[0] <= speed <= SPEEDS[1]:
+            raise SimulatorError(f"speed: from {SPEEDS[0]:g} to {SPEEDS[1]:g}")
+        self.pause()
+        replay.speed = speed
+        if replay.done < len(replay.events):
+            replay.task = asyncio.create_task(self._play(replay))
+
+    def pause(self) -> None:
+        if self.replay is not None and self.replay.task is not None:
+            self.replay.task.cancel()
+            self.replay.task = None
+
+    def step(self) -> None:
+        """The log's next event, at once."""
+        replay = self._loaded()
+        self.pause()
+        if replay.done >= len(replay.events):
+            raise SimulatorError("the sensor log has been replayed to its end")
+        self._apply(replay)
+
+    async def _play(self, replay: Replay) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while replay.done < len(replay.events):
+                if replay.done > 0:
+                    gap = replay.events[replay.done].time_ms - replay.events[replay.done - 1].time_ms
+                    await asyncio.sleep(replay_pause_s(gap, replay.speed))
+                self._apply(replay)
+            replay.task = None
+
+    def _apply(self, replay: Replay) -> None:
+        event = replay.events[replay.done]
+        replay.done += 1
+        self.table.sense(event.cell, event.occupied)
+
+    def _loaded(self) -> Replay:
+        if self.replay is None:
+            raise SimulatorError("load a sensor log first")
+        return self.replay
+
+    def start_recording(self) -> None:
+        """Record the switch changes from now, from the position the nest holds."""
+        service = self.daemon.service
+        position = service.referee.position if service is not None else None
+        turn = position.turn if position is not None else Side.RED
+        holds = Position(self.table.cells, turn, nest=self.daemon.config.nest)
+        self.recording = Recording(f"# position: {holds.to_nfn()}", self.clock())
+
+    def stop_recording(self) -> dict[str, Any]:
+        recording = self.recording
+        if recording is None:
+            raise SimulatorError("not recording")
+        self.recording = None
+        text = "\n".join(["# recorded by nestref sim", recording.header, *recording.lines]) + "\n"
+        return {"type": "recording", "on": False, "text": text}
+
+    def _switch(self, cell: str, closed: bool) -> None:
+        self.switches.set(self.daemon.config.matrix[cell], closed)
+        if self.recording is not None:
+            at = round((self.clock() - self.recording.started) * 1000)
+            self.recording.lines.append(f"{at} {cell}{'+' if closed else '-'}")
+
+    # -- for the page --
+
+    def replay_message(self) -> dict[str, Any]:
+        replay = self.replay
+        return {
+            "type": "replay",
+            "loaded": replay is not None,
+            "events": len(replay.events) if replay else 0,
+            "done": replay.done if replay else 0,
+            "playing": bool(replay and replay.task),
+            "speed": replay.speed if replay else 1.0,
+        }
+
+    def recording_message(self) -> dict[str, Any]:
+        return {"type": "recording", "on": self.recording is not None}
+
+
+def replay_pause_s(gap_ms: int, speed: float) -> float:
+    """How long a replay waits between two events ``gap_ms`` apart in the log. Slowed
+    down, every gap grows. Sped up, only pauses longer than a second shrink (to one
+    second at least): the daemon referees in real time, so the hands' own movements —
+    a bounce, a slide, the referee's settle times — keep their timing."""
+    if speed <= 1:
+        return gap_ms / speed / 1000
+    return max(min(gap_ms, REAL_TIME_GAP_MS), gap_ms / speed) / 1000

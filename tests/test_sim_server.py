@@ -1,0 +1,391 @@
+"""The simulator's server and its WebSocket protocol (docs/simulator.md), through
+aiohttp's own test client, with the real daemon running on the simulated nest."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import re
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.config import load_config
+from firmware_host.daemon import Daemon
+from firmware_host.rules import Position, Side
+from sim.mock_devices import MockNest, open_mock_nest
+from sim.server import MAX_MESSAGE_BYTES, PIN_TRIES, WebServer
+from sim.simulator import Simulator, replay_pause_s
+
+WAIT_S = 10.0
+
+
+@dataclasses.dataclass
+class Running:
+    daemon: Daemon
+    simulator: Simulator
+    mock: MockNest
+    server: WebServer  # the simulator's, there from the daemon's start
+
+
+@pytest.fixture
+async def running() -> AsyncIterator[Running]:
+    """The daemon on a simulated nest set up with the standard lineup, running."""
+    config = dataclasses.replace(load_config(None), database=":memory:")
+    mock = open_mock_nest(config)
+    daemon = Daemon(mock.config, mock.devices)
+    simulator = Simulator(daemon, mock.switches, pieces=Position.from_lineup().pieces(), button_pin=mock.factory.pin)
+    server = WebServer(daemon, simulator)
+    daemon.start()
+    stop = asyncio.Event()
+    loop = asyncio.create_task(daemon.run(stop))
+    yield Running(daemon, simulator, mock, server)
+    simulator.pause()
+    stop.set()
+    await loop
+    daemon.close()
+    mock.close()
+
+
+class PageClient:
+    """A page at the other end of the WebSocket: keeps the latest message of each type
+    and every signal."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.latest: dict[str, dict[str, Any]] = {}
+        self.signals: list[str] = []
+        self.replies: dict[Any, dict[str, Any]] = {}
+        self.errors: list[str] = []
+        self.recorded: list[str] = []  # the sensor logs recorded
+        self._next_id = 0
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.socket:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            if data["type"] == "signal":
+                self.signals.append(data["text"])
+            elif data["type"] in ("ack", "error", "session") and "id" in data:
+                self.replies[data["id"]] = data
+            if data["type"] == "error":
+                self.errors.append(data["message"])
+            if data["type"] == "recording" and "text" in data:
+                self.recorded.append(data["text"])
+            self.latest[data["type"]] = data
+
+    async def send(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send with an id; the reply (``ack``, ``session`` or ``error``)."""
+        self._next_id += 1
+        ident = self._next_id
+        await self.socket.send_str(json.dumps({**message, "id": ident}))
+        await self.until(lambda: ident in self.replies)
+        return self.replies[ident]
+
+    async def act(self, message: dict[str, Any]) -> None:
+        reply = await self.send(message)
+        assert reply["type"] == "ack", reply
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        deadline = asyncio.get_running_loop().time() + WAIT_S
+        while not condition():
+            assert asyncio.get_running_loop().time() < deadline, f"timed out; last signals: {self.signals[-6:]}"
+            await asyncio.sleep(0.01)
+
+    def moves(self) -> list[str]:
+        return list(self.latest.get("game", {}).get("moves", []))
+
+    async def close(self) -> None:
+        await self.socket.close()
+        await self._reader
+
+
+async def connect(aiohttp_client: Any, server: WebServer, **headers: str) -> PageClient:
+    client = await aiohttp_client(server.app)
+    page = PageClient(await client.ws_connect("/ws", headers=headers))
+    await page.until(lambda: "game" in page.latest and "table" in page.latest)
+    return page
+
+
+async def test_a_page_is_sent_the_whole_picture_when_it_connects(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    hello = page.latest["hello"]
+    assert (hello["mode"], hello["can_act"], hello["pin_required"]) == ("sim", True, False)
+    assert len(hello["nest"]["cells"]) == 61
+    nest = running.daemon.config.nest
+    q, r = nest.coordinates("a1")
+    assert hello["nest"]["cells"][0] == {"name": "a1", "q": q, "r": r, "home": None}
+    homes = {cell["name"] for cell in hello["nest"]["cells"] if cell["home"] == "red"}
+    assert homes == nest.homebases(Side.RED) and homes
+    assert page.latest["table"]["cells"] == {c: p.letter for c, p in Position.from_lineup().pieces().items()}
+    assert page.latest["oled"]["png"].startswith("data:image/png;base64,")
+    assert page.latest["oled"]["headline"] == "RED"
+    lit = {"red_turn": True, "blue_turn": False, "error": False, "capture": False}
+    await page.until(lambda: page.latest["lights"]["status"] == lit)
+    assert page.latest["game"]["to_move"] == "red"
+    assert page.latest["replay"]["loaded"] is False
+    await page.until(lambda: "game 1 starts: standard, red to move" in page.signals)
+    await page.close()
+
+
+async def test_hands_move_pieces_and_the_referee_judges(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    await page.act({"type": "lift", "cell": "c3"})
+    await page.until(lambda: [held["piece"] for held in page.latest["table"]["hand"]] == ["E"])
+    await page.act({"type": "put", "cell": "c4"})
+    await page.until(lambda: page.moves() == ["c3-c4"])
+    await page.act({"type": "slide", "path": ["c7", "c6"]})
+    await page.until(lambda: page.moves() == ["c3-c4", "c7-c6"])
+    await page.until(lambda: page.latest["oled"]["headline"] == "RED")
+    await page.until(lambda: page.latest["lights"]["status"]["red_turn"])
+    await page.act({"type": "lift", "cell": "a3"})  # too far: an illegal move
+    await page.act({"type": "put", "cell": "a5"})
+    await page.until(lambda: page.latest["oled"]["headline"] == "ILLEGAL")
+    await page.until(lambda: "a5" in page.latest["lights"]["cells"] or "a3" in page.latest["lights"]["cells"])
+    await page.act({"type": "lift", "cell": "a5"})  # put right
+    await page.act({"type": "put", "cell": "a3"})
+    await page.until(lambda: page.latest["oled"]["headline"] == "RED")
+    assert page.moves() == ["c3-c4", "c7-c6"]
+    await page.close()
+
+
+async def test_a_capture_by_pushing_the_captured_piece_off(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    for origin, target in (("c3", "c4"), ("c7", "c6"), ("c4", "c5")):
+        await page.act({"type": "slide", "path": [origin, target]})
+        made = [f"{origin}-{target}"]
+        await page.until(lambda: page.moves()[-1:] == made)  # awaited here: the loop has not moved on
+    await page.act({"type": "slide", "path": ["c6", "c5"]})  # blue's egg takes red's
+    await page.until(lambda: page.moves()[-1:] == ["c6xc5"])
+    assert [held["piece"] for held in page.latest["table"]["box"]] == ["E"]
+    await page.close()
+
+
+async def test_knock_take_drop_clear_and_set_up(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    await page.act({"type": "knock", "cell": "a9"})
+    await page.until(lambda: [h["piece"] for h in page.latest["table"]["box"]] == ["e"])
+    piece = page.latest["table"]["box"][0]["id"]
+    await page.act({"type": "take", "piece": piece})
+    await page.until(lambda: [h["id"] for h in page.latest["table"]["hand"]] == [piece])
+    await page.act({"type": "drop", "piece": piece})
+    await page.until(lambda: not page.latest["table"]["hand"])
+    await page.act({"type": "clear"})
+    await page.until(lambda: not page.latest["table"]["cells"])
+    assert len(page.latest["table"]["box"]) == 34
+    await page.act({"type": "setup"})
+    lineup = {c: p.letter for c, p in Position.from_lineup().pieces().items()}
+    await page.until(lambda: page.latest["table"]["cells"] == lineup and not page.latest["table"]["box"])
+    await page.close()
+
+
+async def test_buttons_take_back_a_move(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    await page.act({"type": "slide", "path": ["c3", "c4"]})
+    await page.until(lambda: page.moves() == ["c3-c4"])
+    await page.act({"type": "button", "name": "take_back"})
+    await page.until(lambda: page.moves() == [])
+    await page.until(lambda: page.latest["oled"]["headline"] == "UNDO")
+    await page.close()
+
+
+async def test_a_sensor_log_is_replayed_step_by_step_and_at_speed(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    log = "# position: ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE r\n0 c3-\n300 c4+\n1300 c7-\n1600 c6+\n"
+    await page.act({"type": "log_load", "text": log})
+    await page.until(lambda: page.latest["replay"]["loaded"] and page.latest["replay"]["events"] == 4)
+    await page.act({"type": "replay_step"})
+    await page.act({"type": "replay_step"})
+    await page.until(lambda: page.moves() == ["c3-c4"])
+    await page.act({"type": "replay_play", "speed": 2})
+    await page.until(lambda: page.moves() == ["c3-c4", "c7-c6"])
+    await page.until(lambda: page.latest["replay"]["done"] == 4 and not page.latest["replay"]["playing"])
+    reply = await page.send({"type": "replay_step"})
+    assert reply["type"] == "error" and "end" in reply["message"]
+    reply = await page.send({"type": "log_load", "text": "0 c3-\n10 z9+\n"})
+    assert reply["type"] == "error" and reply["message"].startswith("the sensor log:2: ")
+    assert page.latest["replay"]["events"] == 4  # the loaded log stays
+    await page.close()
+
+
+def test_replays_at_speed_keep_the_hands_own_timing():
+    assert replay_pause_s(300, 10) == 0.3  # a hand's movement: as it was
+    assert replay_pause_s(3000, 10) == 1.0  # a pause: shortened, to a second at least
+    assert replay_pause_s(20_000, 10) == 2.0
+    assert replay_pause_s(300, 0.5) == 0.6  # slowed down: everything slower
+
+
+async def test_what_is_recorded_replays_to_the_same_moves(aiohttp_client, running, tmp_path, capsys):
+    page = await connect(aiohttp_client, running.server)
+    await page.act({"type": "record_start"})
+    await page.until(lambda: page.latest["recording"]["on"])
+    await page.act({"type": "lift", "cell": "c3"})
+    await asyncio.sleep(0.3)
+    await page.act({"type": "put", "cell": "c4"})
+    await page.until(lambda: page.moves() == ["c3-c4"])
+    await page.act({"type": "slide", "path": ["c7", "c6"]})
+    await page.until(lambda: page.moves() == ["c3-c4", "c7-c6"])
+    await asyncio.sleep(0.5)
+    reply = await page.send({"type": "record_stop"})
+    assert reply["type"] == "ack"
+    (text,) = page.recorded
+    await page.until(lambda: not page.latest["recording"]["on"])
+    assert text.startswith("# recorded by nestref sim\n# position: ewcwe/")
+    log = tmp_path / "recorded.log"
+    log.write_text(text, encoding="utf-8")
+    assert main(["referee", "--events", str(log)]) == 0
+    moves = [line for line in capsys.readouterr().out.splitlines() if line.startswith("move ")]
+    assert moves == ["move c3-c4", "move c7-c6"]
+    await page.close()
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "a message is a JSON object"),
+        ('{"cell": "c3"}', "no type"),
+        ('{"type": "teleport"}', "unknown type 'teleport'"),
+        ('{"type": "lift"}', "lift: missing cell"),
+        ('{"type": "lift", "cell": "z9"}', "lift: cell: 'z9' is not a cell of the nest"),
+        ('{"type": "lift", "cell": 3}', "lift: cell: 3 is not a cell of the nest"),
+        ('{"type": "lift", "cell": "c3", "force": true}', "lift: unknown field 'force'"),
+        ('{"type": "lift", "cell": "c5"}', "c5 is empty"),
+        ('{"type": "put", "cell": "c3"}', "c3 holds a piece already"),
+        ('{"type": "put", "cell": "c5"}', "the hand is empty: lift a piece first"),
+        ('{"type": "put", "cell": "c5", "piece": true}', "put: piece: a whole number"),
+        ('{"type": "take", "piece": 99}', "no piece 99 in the box"),
+        ('{"type": "slide", "path": ["c3"]}', "slide: path: a list of 2 to 20 cells"),
+        ('{"type": "slide", "path": ["c3", "c5"]}', "c5 is not next to c3: a slide goes from cell to cell"),
+        ('{"type": "slide", "path": ["c5", "c6"]}', "c5 is empty: nothing to slide"),
+        ('{"type": "slide", "path": ["b2", "c3"]}', "c3 holds a piece of the same side"),
+        ('{"type": "button", "name": "reset"}', "button: name: 'reset' is not one of: confirm, take_back, switch"),
+        ('{"type": "button", "name": "confirm", "hold": "yes"}', "button: hold: true or false"),
+        ('{"type": "setup", "lineup": "chaos"}', "setup: lineup: 'chaos' is not one of"),
+        ('{"type": "replay_play", "speed": 1000}', "load a sensor log first"),
+        ('{"type": "replay_step"}', "load a sensor log first"),
+        ('{"type": "record_stop"}', "not recording"),
+        ('{"type": "clear", "id": {"a": 1}}', "id: a number, or a text of up to 40 characters"),
+    ],
+)
+async def test_a_bad_message_gets_an_error_and_changes_nothing(aiohttp_client, running, message, error):
+    page = await connect(aiohttp_client, running.server)
+    table = json.dumps(page.latest["table"])
+    await page.socket.send_str(message)
+    await page.until(lambda: bool(page.errors))
+    assert error in page.errors[0]
+    await asyncio.sleep(0.1)
+    assert json.dumps(page.latest["table"]) == table
+    await page.close()
+
+
+async def test_a_message_too_large_closes_the_connection(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    await page.socket.send_str(json.dumps({"type": "log_load", "text": "x" * MAX_MESSAGE_BYTES}))
+    await asyncio.wait_for(page._reader, WAIT_S)
+    assert page.socket.closed
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_away_from_this_machine_acting_needs_the_pin(aiohttp_client, running):
+    clock = Clock()
+    server = WebServer(running.daemon, running.simulator, host="0.0.0.0", clock=clock)
+    assert server.pin is not None and len(server.pin) == 4
+    page = await connect(aiohttp_client, server)
+    assert (page.latest["hello"]["can_act"], page.latest["hello"]["pin_required"]) == (False, True)
+    reply = await page.send({"type": "lift", "cell": "c3"})
+    assert reply["message"] == "give the PIN shown on the OLED first"
+    wrong = "0000" if server.pin != "0000" else "1111"
+    for _ in range(PIN_TRIES):
+        assert (await page.send({"type": "pin", "pin": wrong}))["message"] == "wrong PIN"
+    reply = await page.send({"type": "pin", "pin": server.pin})  # even the right one, for a while
+    assert reply["message"].startswith("too many wrong PINs: try again in 30 s")
+    clock.now += 31
+    reply = await page.send({"type": "pin", "pin": server.pin})
+    assert reply["type"] == "session"
+    await page.until(lambda: page.latest["hello"]["can_act"])
+    await page.act({"type": "lift", "cell": "c3"})
+    await page.close()
+    again = await connect(aiohttp_client, server)  # a reloaded page
+    assert (await again.send({"type": "lift", "cell": "c4"}))["type"] == "error"
+    assert (await again.send({"type": "resume", "token": reply["token"]}))["type"] == "ack"
+    await again.act({"type": "put", "cell": "c4"})
+    await again.until(lambda: again.moves() == ["c3-c4"])
+    assert (await again.send({"type": "resume", "token": "forged"}))["message"].startswith("that session has ended")
+    await again.close()
+
+
+async def test_a_websocket_from_another_sites_page_is_refused(aiohttp_client, running):
+    client = await aiohttp_client(running.server.app)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await client.ws_connect("/ws", headers={"Origin": "http://evil.example"})
+    assert refused.value.status == 403
+    socket = await client.ws_connect("/ws", headers={"Origin": f"http://{client.host}:{client.port}"})
+    await socket.close()
+
+
+async def test_the_spectator_page_is_read_only(aiohttp_client, running):
+    page = await connect(aiohttp_client, WebServer(running.daemon))
+    assert (page.latest["hello"]["mode"], page.latest["hello"]["can_act"]) == ("spectator", False)
+    assert page.latest["table"]["cells"] == {c: p.letter for c, p in Position.from_lineup().pieces().items()}
+    asks = ({"type": "lift", "cell": "c3"}, {"type": "pin", "pin": "0000"}, {"type": "button", "name": "confirm"})
+    for message in asks:
+        reply = await page.send(message)
+        assert reply["message"] == "this page is read-only: the game is played on the nest"
+    # The nest itself is played on; the page follows the referee.
+    for step in running.simulator.table.slide_steps(["c3", "c4"]):
+        await asyncio.sleep(step.pause_s)
+        step.act()
+    await page.until(lambda: page.moves() == ["c3-c4"] and "c4" in page.latest["table"]["cells"])
+    await page.close()
+
+
+async def test_the_page_and_its_files_are_served_with_a_content_policy(aiohttp_client, running):
+    client = await aiohttp_client(running.server.app)
+    response = await client.get("/")
+    assert response.status == 200 and response.content_type == "text/html"
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    assert (await client.get("/app.js")).content_type == "text/javascript"
+    for name in ("/missing.js", "/..%2Fserver.py", "/server.py", "/web"):
+        assert (await client.get(name)).status == 404, name
+
+
+async def test_nestref_run_web_serves_the_spectator_page(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndatabase = "{tmp_path / "games.sqlite"}"\n', encoding="utf-8")
+    nestref = str(Path(sys.executable).parent / "nestref")
+    process = await asyncio.create_subprocess_exec(
+        nestref, "run", "--mock", "--config", str(config), "--web", "127.0.0.1:0", stderr=asyncio.subprocess.PIPE
+    )
+    assert process.stderr is not None
+    try:
+        url = ""
+        while not url:
+            line = (await asyncio.wait_for(process.stderr.readline(), WAIT_S)).decode()
+            assert line, "nestref run stopped"
+            if match := re.search(r"spectator page at (http://[^\s\"]+)", line):
+                url = match.group(1)
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as response:
+                assert response.status == 200 and "<html" in (await response.text()).lower()
+            async with session.ws_connect(url + "ws") as socket:
+                hello = json.loads((await socket.receive(timeout=WAIT_S)).data)
+                assert (hello["type"], hello["mode"], hello["can_act"]) == ("hello", "spectator", False)
+    finally:
+        process.terminate()
+        assert await asyncio.wait_for(process.wait(), WAIT_S) == 0
