@@ -100,6 +100,9 @@ class PageClient:
             assert asyncio.get_running_loop().time() < deadline, f"timed out; last signals: {self.signals[-6:]}"
             await asyncio.sleep(0.01)
 
+    async def until_last_move(self, move: str) -> None:
+        await self.until(lambda: self.moves()[-1:] == [move])
+
     def moves(self) -> list[str]:
         return list(self.latest.get("game", {}).get("moves", []))
 
@@ -161,8 +164,7 @@ async def test_a_capture_by_pushing_the_captured_piece_off(aiohttp_client, runni
     page = await connect(aiohttp_client, running.server)
     for origin, target in (("c3", "c4"), ("c7", "c6"), ("c4", "c5")):
         await page.act({"type": "slide", "path": [origin, target]})
-        made = [f"{origin}-{target}"]
-        await page.until(lambda: page.moves()[-1:] == made)  # awaited here: the loop has not moved on
+        await page.until_last_move(f"{origin}-{target}")
     await page.act({"type": "slide", "path": ["c6", "c5"]})  # blue's egg takes red's
     await page.until(lambda: page.moves()[-1:] == ["c6xc5"])
     assert [held["piece"] for held in page.latest["table"]["box"]] == ["E"]
