@@ -456,6 +456,11 @@ class Daemon:
         if signals:
             self._show()
 
+    def redraw(self) -> None:
+        """Show again what the presenter says (after something outside the referee
+        changed it, such as the web page's address)."""
+        self._show()
+
     def _show(self) -> None:
         now = self.clock()
         display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights

@@ -84,6 +84,7 @@ class Presenter:
 
     nest: Nest
     address: str = ""  # the web page's address, when the daemon serves one
+    pin: str = ""  # the PIN players at other machines give the page, when one is needed
     view: View = View.STARTING
     side: Side | None = None  # to move
     last_move: Move | None = None
@@ -186,6 +187,8 @@ class Presenter:
         if self.notice:
             return self.notice
         score = f"set {self.score[0]}-{self.score[1]}"
+        if self.pin:  # the score is on the page and on the result screens; this line is short
+            return f"PIN {self.pin} {self.address}".rstrip()
         return f"{score}  {self.address}" if self.address else score
 
     def screen(self) -> Screen:

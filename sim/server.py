@@ -223,8 +223,8 @@ class Picture:
         if devices.cell_lights is not None:
             image = getattr(devices.cell_lights.device, "image", None)
             if image is not None:  # the dummy MAX7219: read its LEDs
-                mapping = devices.cell_lights.mapping
-                cells = [cell for cell, place in mapping.items() if image.convert("1").getpixel(place)]
+                leds = image.convert("1")
+                cells = [cell for cell, place in devices.cell_lights.mapping.items() if leds.getpixel(place)]
             else:
                 cells = list(devices.cell_lights.lit())
         return {"type": "lights", "status": status, "cells": dict.fromkeys(sorted(cells), True)}
@@ -276,6 +276,7 @@ class WebServer:
         self.clock = clock
         self.picture = Picture(daemon, simulator)
         self.pin = None if _is_loopback(host) or simulator is None else f"{secrets.randbelow(10_000):04d}"
+        daemon.presenter.pin = self.pin or ""  # on the OLED, for the players at the nest to tell
         self.pages: list[Page] = []
         self._tokens: set[str] = set()
         self._wrong_pins = 0
@@ -310,7 +311,8 @@ class WebServer:
             self.port = int(addresses[0][1])
         if not _is_loopback(self.host):  # players at other machines find the page, and the PIN, on the OLED
             shown = _address_shown(self.host)
-            self.daemon.presenter.address = f"{shown}:{self.port}" + (f" PIN {self.pin}" if self.pin else "")
+            self.daemon.presenter.address = f"{shown}:{self.port}"
+            self.daemon.redraw()
         return f"http://{'127.0.0.1' if self.host in ('', '0.0.0.0') else _bracketed(self.host)}:{self.port}/"
 
     async def stop(self) -> None:
