@@ -4,6 +4,7 @@ aiohttp's own test client, with the real daemon running on the simulated nest.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import re
@@ -16,7 +17,7 @@ import aiohttp
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.config import load_config
+from firmware_host.config import Config, load_config
 from firmware_host.daemon import Daemon
 from firmware_host.rules import Position, Side
 from sim.mock_devices import MockNest, open_mock_nest
@@ -37,7 +38,13 @@ class Running:
 @pytest.fixture
 async def running() -> AsyncIterator[Running]:
     """The daemon on a simulated nest set up with the standard lineup, running."""
-    config = dataclasses.replace(load_config(None), database=":memory:")
+    async with simulated(load_config(None)) as running:
+        yield running
+
+
+@contextlib.asynccontextmanager
+async def simulated(config: Config) -> AsyncIterator[Running]:
+    config = dataclasses.replace(config, database=":memory:")
     mock = open_mock_nest(config)
     daemon = Daemon(mock.config, mock.devices)
     simulator = Simulator(daemon, mock.switches, pieces=Position.from_lineup().pieces(), button_pin=mock.factory.pin)
@@ -393,3 +400,18 @@ async def test_nestref_run_web_serves_the_spectator_page(tmp_path):
     finally:
         process.terminate()
         assert await asyncio.wait_for(process.wait(), WAIT_S) == 0
+
+
+async def test_the_simulator_on_the_serial_backend(aiohttp_client, tmp_path):
+    # The Pico's own scanner code behind a pty; the daemon reads it with pyserial.
+    path = tmp_path / "config.toml"
+    path.write_text('[sensors]\nbackend = "serial"\n', encoding="utf-8")
+    async with simulated(load_config(path)) as running:
+        assert running.mock.pico is not None
+        page = await connect(aiohttp_client, running.server)
+        await page.until(lambda: page.latest["game"]["to_move"] == "red")
+        await page.act({"type": "slide", "path": ["c3", "c4"]})
+        await page.until(lambda: page.moves() == ["c3-c4"])
+        await page.act({"type": "button", "name": "take_back"})  # a matrix button, scanned by the Pico
+        await page.until(lambda: page.moves() == [])
+        await page.close()
