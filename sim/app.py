@@ -17,6 +17,7 @@ from typing import TextIO
 
 from firmware_host.config import Config
 from firmware_host.daemon import Daemon
+from firmware_host.errors import NestrefError
 from firmware_host.rules import Position
 from sim.mock_devices import open_mock_nest
 from sim.server import WebServer
@@ -48,7 +49,13 @@ def run_simulator(
         server = WebServer(daemon, simulator, host=host, port=port)
         try:
             daemon.start()
-            url = await server.start()
+            try:
+                url = await server.start()
+            except OSError as error:
+                raise NestrefError(
+                    f"cannot serve on {host}:{port}: {error.strerror or error}"
+                    " (is another nestref sim running? try --port 0 for any free port)"
+                ) from None
             print(f"Simulator: {url}", file=out, flush=True)
             if server.pin is not None:
                 print(f"Players on other machines need the PIN {server.pin} (shown on the OLED).", file=out)

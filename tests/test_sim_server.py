@@ -415,3 +415,19 @@ async def test_the_simulator_on_the_serial_backend(aiohttp_client, tmp_path):
         await page.act({"type": "button", "name": "take_back"})  # a matrix button, scanned by the Pico
         await page.until(lambda: page.moves() == [])
         await page.close()
+
+
+def test_a_port_in_use_is_a_clear_error():
+    import socket
+    import subprocess
+
+    nestref = str(Path(sys.executable).parent / "nestref")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [nestref, "sim", "--port", str(port), "--no-browser"], capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 2
+    assert f"nestref: cannot serve on 127.0.0.1:{port}: " in done.stderr and "try --port 0" in done.stderr
