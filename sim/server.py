@@ -396,7 +396,11 @@ class WebServer:
         try:
             request = parse_message(text, cells=self._cells, lineups=self._lineups, buttons=self._buttons)
         except BadMessageError as error:
-            await self._send(page, {"type": "error", "message": str(error)})
+            refusal: dict[str, Any] = {"type": "error", "message": str(error)}
+            ident = _id_of(text)
+            if ident is not None:
+                refusal["id"] = ident
+            await self._send(page, refusal)
             return
         reply: dict[str, Any] = {"type": "ack", "id": request.id}
         try:
@@ -492,6 +496,18 @@ class WebServer:
         if not page.socket.closed:
             with contextlib.suppress(ConnectionError, RuntimeError):  # the page has just gone
                 await page.socket.send_str(text)
+
+
+def _id_of(text: str) -> int | str | None:
+    """The id of a message refused, if it had a good one, for the page to match."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    ident = data.get("id") if isinstance(data, dict) else None
+    if (isinstance(ident, int) and not isinstance(ident, bool)) or (isinstance(ident, str) and len(ident) <= 40):
+        return ident
+    return None
 
 
 def _is_loopback(host: str) -> bool:

@@ -296,6 +296,13 @@ async def test_a_bad_message_gets_an_error_and_changes_nothing(aiohttp_client, r
     await page.close()
 
 
+async def test_a_refused_message_is_answered_with_its_id(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    reply = await page.send({"type": "lift", "cell": "z9"})
+    assert reply == {"type": "error", "message": "lift: cell: 'z9' is not a cell of the nest", "id": reply["id"]}
+    await page.close()
+
+
 async def test_a_message_too_large_closes_the_connection(aiohttp_client, running):
     page = await connect(aiohttp_client, running.server)
     await page.socket.send_str(json.dumps({"type": "log_load", "text": "x" * MAX_MESSAGE_BYTES}))

@@ -58,6 +58,7 @@ const ui = {
   retries: 0,
   nextId: 1,
   canAct: false,
+  greeted: false, // this connection's first hello has come
   pinId: null,
   resumeId: null,
   cells: new Map(), // name -> {name, q, r, home, x, y, element, glow}
@@ -72,6 +73,7 @@ const ui = {
 };
 
 const $ = (id) => document.getElementById(id);
+const last = (items) => items[items.length - 1];
 const nestSvg = $("nest");
 
 // -- Talking to the server -------------------------------------------------------------
@@ -80,6 +82,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(`${scheme}//${location.host}/ws`);
   ui.socket = socket;
+  ui.greeted = false;
   setConnection("connecting…", false);
   socket.addEventListener("open", () => {
     shared.connected = true;
@@ -129,6 +132,10 @@ const handlers = {
   hello(message) {
     shared.hello = message;
     ui.retries = 0;
+    // A new connection is sent the recent signals again; a second hello (the PIN
+    // taken) is not.
+    if (!ui.greeted) $("signals").replaceChildren();
+    ui.greeted = true;
     ui.pinId = ui.resumeId = null;
     const spectator = message.mode === "spectator";
     ui.canAct = !spectator && Boolean(message.can_act);
@@ -152,9 +159,17 @@ const handlers = {
     shared.table = message;
     const hand = message.hand ?? [];
     if (!hand.some((piece) => sameId(piece.id, ui.selectedPiece))) ui.selectedPiece = null;
+    // The trays are redrawn: a keyboard user's focus follows the piece it was on
+    // (from the box into the hand), or stays in its tray.
+    const focused = document.activeElement?.closest?.(".tray-pieces [data-piece-id]");
+    const tray = focused?.parentElement;
     renderPieces(message.cells ?? {});
     renderHand(hand);
     renderBox(message.box ?? []);
+    if (focused) {
+      const same = document.querySelector(`.tray-pieces [data-piece-id="${CSS.escape(focused.dataset.pieceId)}"]`);
+      (same ?? tray.querySelector("[data-piece-id]"))?.focus();
+    }
     updateControls();
   },
 
@@ -487,7 +502,7 @@ function cellsBetween(from, to) {
     // The nudge breaks ties on cell edges the same way all along the line.
     const [q, r] = axialRound(a.q + (b.q - a.q) * t + 1e-6, a.r + (b.r - a.r) * t + 1e-6);
     const cell = ui.byAxial.get(`${q},${r}`);
-    if (cell && cell.name !== line.at(-1)) line.push(cell.name);
+    if (cell && cell.name !== last(line)) line.push(cell.name);
   }
   return line;
 }
@@ -543,8 +558,8 @@ function onPointerMove(event) {
   const point = svgPoint(event.clientX, event.clientY);
   if (point) press.ghost.setAttribute("transform", `translate(${point.x.toFixed(1)} ${point.y.toFixed(1)})`);
   const cell = cellAt(event.clientX, event.clientY);
-  if (!cell || cell === press.path.at(-1)) return;
-  for (const next of cellsBetween(press.path.at(-1), cell)) {
+  if (!cell || cell === last(press.path)) return;
+  for (const next of cellsBetween(last(press.path), cell)) {
     // Coming back to a cell already crossed cuts the loop off: the player is
     // correcting the drag, and a slide crosses each cell once.
     const seen = press.path.indexOf(next);
@@ -559,7 +574,7 @@ function onPointerUp(event) {
   if (!press || event.pointerId !== press.pointerId) return;
   cancelPress();
   const { path } = press;
-  if (press.dragging && path.length > 1 && path.at(-1) !== path[0]) {
+  if (press.dragging && path.length > 1 && last(path) !== path[0]) {
     send("slide", { path });
   } else {
     actOn(path[0], { knock: event.altKey });
@@ -639,21 +654,30 @@ function trayItem(piece) {
 function renderHand(hand) {
   const container = $("hand");
   container.replaceChildren();
-  // With none chosen, `put` puts down the piece lifted last: the hand's last one.
-  const next = hand.find((piece) => sameId(piece.id, ui.selectedPiece)) ?? hand.at(-1);
   for (const piece of hand) {
     const item = trayItem(piece);
-    const selected = sameId(piece.id, ui.selectedPiece);
-    item.setAttribute("aria-pressed", String(selected));
-    item.classList.toggle("next", piece === next);
-    item.title = `${pieceName(piece.piece)}: ${piece === next ? "put down next" : "click to put this one down next"}`;
     item.addEventListener("click", () => {
       ui.selectedPiece = sameId(piece.id, ui.selectedPiece) ? null : piece.id;
-      renderHand(shared.table?.hand ?? []);
+      markHand();
     });
     container.append(item);
   }
+  markHand();
   $("hand-note").hidden = hand.length > 0;
+}
+
+// Which piece `put` will put down: the one chosen, or else the one lifted last (the
+// hand's last, as the server keeps it).
+function markHand() {
+  const items = [...$("hand").querySelectorAll("[data-piece-id]")];
+  const chosen = items.find((item) => sameId(item.dataset.pieceId, ui.selectedPiece));
+  const next = chosen ?? last(items);
+  for (const item of items) {
+    item.setAttribute("aria-pressed", String(item === chosen));
+    item.classList.toggle("next", item === next);
+    const what = item === next ? "put down next" : "click to put this one down next";
+    item.title = `${pieceName(item.dataset.letter)}: ${what}`;
+  }
 }
 
 const SIDE_ORDER = { red: 0, blue: 1 };
@@ -678,7 +702,7 @@ function renderBox(box) {
 
 function dropFromHand() {
   const hand = shared.table?.hand ?? [];
-  const chosen = hand.find((piece) => sameId(piece.id, ui.selectedPiece)) ?? hand.at(-1);
+  const chosen = hand.find((piece) => sameId(piece.id, ui.selectedPiece)) ?? last(hand);
   if (chosen) send("drop", { piece: chosen.id });
 }
 

@@ -1,0 +1,519 @@
+"""The simulator's page in a real browser: ``nestref sim`` started as a user starts it,
+its page driven in headless Chromium with Playwright, clicking and dragging pieces as a
+player would. What the tests read is what the page shows, and the page shows only what
+the daemon's simulated devices and the referee say.
+
+They need Debian's Chromium (``/usr/bin/chromium``; Playwright downloads no browser
+here), which ``.ci/chromium`` installs; without it they fail, saying so. The server's Content-Security-Policy forbids
+``eval``, which Playwright's ``wait_for_function`` needs: the tests wait with ``expect``
+on what the page shows instead, and so also check the page keeps to that policy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, WebSocket, expect, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NESTREF = str(Path(sys.executable).parent / "nestref")
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOT = ROOT / "docs" / "simulator.png"
+START_S = 30  # the simulator's start, on a slow machine
+WAIT_MS = 10_000  # for what the daemon shows: it settles moves for 250 ms, scans at 200 Hz
+
+expect.set_options(timeout=WAIT_MS)
+
+# The opening of a game as the nest felt it: three steps, then blue takes by hand.
+OPENING_LOG = """\
+# lineup: standard
+0 c3-
+300 c4+
+1000 c7-
+1300 c6+
+2000 c4-
+2300 c5+
+3000 c5-     # the red egg taken off first,
+3300 c6-     # then the blue egg lifted
+3600 c5+     # and put down in its place
+"""
+OPENING_MOVES = ["c3-c4", "c7-c6", "c4-c5", "c6xc5"]
+
+
+# -- the simulator and the browser --------------------------------------------------------
+
+
+class Simulator:
+    """``nestref sim`` in a subprocess, on ``port`` (0: a free one), with its games in
+    memory."""
+
+    def __init__(self, cwd: Path, port: int = 0, host: str = "127.0.0.1") -> None:
+        self.stderr = (cwd / "sim.stderr").open("a+", encoding="utf-8")
+        self.process = subprocess.Popen(
+            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", ":memory:"],
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        # Read on a thread, all along: a pipe nobody reads would stop the simulator
+        # once full, and the first line must be waited for with a timeout.
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.url = self._wait_for_url()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _wait_for_url(self) -> str:
+        while True:
+            try:
+                line = self._lines.get(timeout=START_S)
+            except queue.Empty:
+                line = None
+            if line is None:
+                self.close()
+                raise AssertionError(f"nestref sim printed no address; its stderr:\n{self.log()}")
+            match = re.match(r"Simulator: (http://\S+/)", line)
+            if match:
+                return match.group(1)
+
+    def log(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read()[-3000:]
+
+    def close(self) -> None:
+        if self.process.returncode is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._reader.join(timeout=5)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+        self.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), f"the page's tests need Debian's chromium at {CHROMIUM}: run sh .ci/chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def simulator(tmp_path: Path) -> Iterator[Simulator]:
+    simulator = Simulator(tmp_path)
+    yield simulator
+    simulator.close()
+
+
+@pytest.fixture
+def page(browser: Browser, simulator: Simulator) -> Iterator[Page]:
+    """The simulator's page, connected; closed before the simulator stops (a page left
+    open would log its reconnection attempts). Fails the test on any console error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = console_errors(page)
+    page.goto(simulator.url)
+    expect(page.locator("#connection")).to_have_text("connected")
+    yield page
+    context.close()
+    assert errors == [], f"the page logged errors: {errors}"
+
+
+def console_errors(page: Page) -> list[str]:
+    """The errors the page logs from now on, as they come."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    return errors
+
+
+def sent_messages(page: Page) -> list[dict[str, object]]:
+    """The messages the page sends on its WebSockets opened from now on."""
+    sent: list[dict[str, object]] = []
+
+    def on_socket(socket: WebSocket) -> None:
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return sent
+
+
+# -- what a player does -------------------------------------------------------------------
+
+
+def piece(page: Page, cell: str) -> Locator:
+    return page.locator(f'#nest [data-piece][data-cell="{cell}"]')
+
+
+def cell(page: Page, name: str) -> Locator:
+    return page.locator(f'#nest .cell[data-cell="{name}"]')
+
+
+def oled(page: Page) -> Locator:
+    return page.locator("#oled")
+
+
+def moves(page: Page) -> Locator:
+    return page.locator("#moves li")
+
+
+def lift(page: Page, origin: str) -> None:
+    piece(page, origin).click()
+    expect(piece(page, origin)).to_have_count(0)
+
+
+def put(page: Page, target: str) -> None:
+    cell(page, target).click()
+    expect(piece(page, target)).to_have_count(1)
+
+
+def move_by_hand(page: Page, origin: str, target: str) -> None:
+    """Lift the piece on ``origin`` and put it down on ``target``, as two clicks."""
+    lift(page, origin)
+    put(page, target)
+
+
+def slide(page: Page, origin: str, target: str, *, steps: int = 12) -> None:
+    """Drag the piece on ``origin`` to ``target`` with the mouse, in ``steps`` moves."""
+    start = piece(page, origin).bounding_box()
+    end = cell(page, target).bounding_box()
+    assert start is not None and end is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=steps)
+    page.mouse.up()
+
+
+def expect_turn(page: Page, side: str) -> None:
+    expect(oled(page)).to_have_attribute("alt", re.compile(rf"^{side.upper()} / to move"))
+
+
+def play_to_a_compulsory_capture(page: Page) -> None:
+    for origin, target in (("c3", "c4"), ("c7", "c6"), ("c4", "c5")):
+        move_by_hand(page, origin, target)
+    expect(moves(page)).to_have_text(OPENING_MOVES[:3])
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^CAPTURE / blue must take: / c6xc5"))
+
+
+# -- the tests -------------------------------------------------------------------------------
+
+
+def test_the_page_draws_the_nest_and_a_lineup_set_up(page: Page) -> None:
+    expect(page.locator("#nest .cell[data-cell]")).to_have_count(61)
+    expect(page.locator("#nest .cell.home-red")).to_have_count(3)
+    expect(page.locator("#nest .cell.home-blue")).to_have_count(3)
+
+    page.locator("#clear").click()
+    expect(page.locator("#nest [data-piece]")).to_have_count(0)
+    expect(page.locator("#box [data-piece-id]")).to_have_count(34)
+
+    page.locator("#setup").click()
+    expect(page.locator("#nest [data-piece]")).to_have_count(34)
+    expect(page.locator("#box [data-piece-id]")).to_have_count(0)
+    for where, letter in {"c1": "C", "b1": "W", "d1": "W", "a3": "E", "c9": "c", "b9": "w", "g7": "e"}.items():
+        expect(piece(page, where)).to_have_attribute("data-piece", letter)
+    expect(piece(page, "d3")).to_have_count(0)
+    expect_turn(page, "red")
+    expect(page.locator("#light-red_turn")).to_have_class(re.compile(r"\bon\b"))
+    expect(page.locator("#light-blue_turn")).not_to_have_class(re.compile(r"\bon\b"))
+    expect(page.locator("#to-move")).to_have_text("red")
+    expect(oled(page)).to_have_attribute("src", re.compile(r"^data:image/png;base64,"))
+
+
+def test_moves_made_by_clicking_and_by_dragging(page: Page) -> None:
+    lift(page, "c3")
+    expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
+    put(page, "c4")
+    expect(page.locator("#hand [data-piece-id]")).to_have_count(0)
+    expect(moves(page)).to_have_text(["c3-c4"])
+    expect_turn(page, "blue")
+
+    move_by_hand(page, "c7", "c6")
+    expect(moves(page)).to_have_text(["c3-c4", "c7-c6"])
+    expect_turn(page, "red")
+
+    slide(page, "c4", "c5")
+    expect(piece(page, "c5")).to_have_attribute("data-piece", "E")
+    expect(moves(page)).to_have_text(["c3-c4", "c7-c6", "c4-c5"])
+    expect(page.locator("#signals li").filter(has_text="move c4-c5")).to_have_count(1)
+
+
+def test_an_illegal_move_is_shown_until_it_is_put_right(page: Page) -> None:
+    move_by_hand(page, "a3", "a5")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^ILLEGAL / a3-a5: too far / move a5 to a3"))
+    # Where the piece must go back to is lit steadily (its own cell blinks).
+    expect(cell(page, "a3")).to_have_class(re.compile(r"\blit\b"))
+    expect(page.locator("#bezel")).to_have_class(re.compile(r"\balert\b"))
+    expect(moves(page)).to_have_count(0)
+
+    move_by_hand(page, "a5", "a3")
+    expect_turn(page, "red")
+    expect(page.locator("#nest .cell.lit")).to_have_count(0)
+    move_by_hand(page, "c3", "c4")
+    expect(moves(page)).to_have_text(["c3-c4"])
+
+
+def test_a_fast_drag_slides_over_the_cells_it_jumped(page: Page) -> None:
+    # One mouse move from c3 to c5: the page fills in c4, as the piece crosses it.
+    slide(page, "c3", "c5", steps=1)
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^ILLEGAL / c3-c5: too far"))
+    assert page.evaluate("window.nestref.lastError") is None
+    slide(page, "c5", "c3", steps=1)
+    expect_turn(page, "red")
+
+
+def test_a_capture_made_by_hand(page: Page) -> None:
+    play_to_a_compulsory_capture(page)
+    expect(page.locator("#light-capture")).to_have_class(re.compile(r"\bon\b"))
+    expect(cell(page, "c5")).to_have_class(re.compile(r"\blit\b"))  # the target: steady
+
+    page.locator("#knock-mode").click()
+    piece(page, "c5").click()
+    expect(page.locator('#box [data-letter="E"]')).to_have_count(1)
+    page.locator("#knock-mode").click()
+    move_by_hand(page, "c6", "c5")
+
+    expect(moves(page)).to_have_text(OPENING_MOVES)
+    expect(piece(page, "c5")).to_have_attribute("data-piece", "e")
+    expect_turn(page, "red")
+    expect(page.locator("#light-capture")).not_to_have_class(re.compile(r"\bon\b"))
+
+
+def test_pieces_moved_with_the_keyboard(page: Page) -> None:
+    cell(page, "c3").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
+    cell(page, "c4").focus()
+    page.keyboard.press("Enter")
+    expect(moves(page)).to_have_text(["c3-c4"])
+    cell(page, "a7").focus()
+    page.keyboard.press("k")
+    expect(page.locator('#box [data-letter="e"]')).to_have_count(1)
+
+
+def test_a_capture_by_sliding_onto_the_piece_recorded_and_replayed(page: Page, tmp_path: Path) -> None:
+    page.locator("#record-start").click()
+    expect(page.locator("#record-stop")).to_be_enabled()
+    play_to_a_compulsory_capture(page)
+    slide(page, "c6", "c5")  # pushes the red egg off into the box
+    expect(moves(page)).to_have_text(OPENING_MOVES)
+    expect(piece(page, "c5")).to_have_attribute("data-piece", "e")
+    expect(page.locator('#box [data-letter="E"]')).to_have_count(1)
+    page.locator("#record-stop").click()
+    expect(page.locator("#record-download")).to_be_visible()
+
+    log = tmp_path / "capture.log"
+    log.write_text(page.evaluate("window.nestref.lastRecording"), encoding="utf-8")
+    page.locator("#log-file").set_input_files(log)
+    expect(moves(page)).to_have_count(0)
+    page.locator("#replay-speed").select_option("10")
+    page.locator("#replay-play").click()
+    expect(moves(page)).to_have_text(OPENING_MOVES)
+
+
+def test_a_piece_knocked_off_goes_to_the_box_and_comes_back(page: Page) -> None:
+    piece(page, "a3").click(button="right")
+    expect(piece(page, "a3")).to_have_count(0)
+    expect(page.locator('#box [data-letter="E"]')).to_have_count(1)
+    page.locator('#box [data-letter="E"]').click()
+    expect(page.locator('#hand [data-letter="E"]')).to_have_count(1)
+    page.locator("#drop").click()
+    expect(page.locator('#box [data-letter="E"]')).to_have_count(1)
+    page.locator('#box [data-letter="E"]').click()
+    put(page, "a3")
+    expect(page.locator("#box [data-piece-id]")).to_have_count(0)
+    move_by_hand(page, "a3", "a4")
+    expect(moves(page)).to_have_text(["a3-a4"])
+
+
+def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
+    move_by_hand(page, "c3", "c4")
+    expect(moves(page)).to_have_text(["c3-c4"])
+    page.locator("#button-take_back").click()
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^UNDO / move c4 to c3"))
+    expect(moves(page)).to_have_count(0)
+    move_by_hand(page, "c4", "c3")
+    expect_turn(page, "red")
+
+    # Held, take back resigns for the side to move: by the "hold" button...
+    move_by_hand(page, "c3", "c4")
+    move_by_hand(page, "c7", "c6")
+    expect_turn(page, "red")
+    page.locator("#hold-take_back").click()
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^BLUE WINS / red resigned"))
+    expect(page.locator("#score")).to_have_text("red 0 \N{EN DASH} 1 blue")
+    expect(page.locator("#game-view")).to_have_text("game over")
+
+    # ... or by a long press on the button itself, which is no press too.
+    sent = sent_messages(page)
+    page.reload()
+    page.locator("#setup").click()
+    expect_turn(page, "blue")  # the starting side alternates
+    move_by_hand(page, "c7", "c6")
+    move_by_hand(page, "c3", "c4")
+    expect_turn(page, "blue")
+    page.locator("#button-take_back").hover()
+    page.mouse.down()
+    expect(page.locator("#signals li").filter(has_text="red wins: blue resigned")).to_have_count(1)
+    page.mouse.up()
+    expect(page.locator("#score")).to_have_text("red 1 \N{EN DASH} 1 blue")
+    buttons = [{key: message[key] for key in message if key != "id"} for message in sent if message["type"] == "button"]
+    assert buttons == [{"type": "button", "name": "take_back", "hold": True}]
+
+
+def test_a_sensor_log_replayed(page: Page, tmp_path: Path) -> None:
+    log = tmp_path / "opening.log"
+    log.write_text(OPENING_LOG, encoding="utf-8")
+    move_by_hand(page, "a3", "a4")  # a game under way: loading a log starts again
+    expect(moves(page)).to_have_count(1)
+
+    page.locator("#log-file").set_input_files(log)
+    expect(page.locator("#replay-status")).to_have_text("0 / 9 events, paused")
+    expect(moves(page)).to_have_count(0)
+    expect(piece(page, "a3")).to_have_count(1)
+
+    page.locator("#replay-step").click()
+    expect(page.locator("#replay-status")).to_have_text("1 / 9 events, paused")
+    expect(piece(page, "c3")).to_have_count(0)
+
+    page.locator("#replay-speed").select_option("10")
+    page.locator("#replay-play").click()
+    expect(moves(page)).to_have_text(OPENING_MOVES)
+    expect(page.locator("#replay-status")).to_have_text("9 / 9 events, all played")
+    expect(piece(page, "c5")).to_have_attribute("data-piece", "e")
+    expect(page.locator("#replay-play")).to_be_disabled()
+
+
+def test_a_game_recorded_replays_to_the_same_moves(page: Page, tmp_path: Path) -> None:
+    page.locator("#record-start").click()
+    expect(page.locator("#record-stop")).to_be_enabled()
+    move_by_hand(page, "c3", "c4")
+    slide(page, "c7", "c6")
+    expect(moves(page)).to_have_text(["c3-c4", "c7-c6"])
+    page.locator("#record-stop").click()
+
+    download = page.locator("#record-download")
+    expect(download).to_be_visible()
+    expect(download).to_have_attribute("download", "nestref-sensors.log")
+    recording = page.evaluate("window.nestref.lastRecording")
+    assert recording.startswith("# recorded by nestref sim\n# position: ewcwe/")
+    assert re.search(r"^\d+ c3-$", recording, re.MULTILINE) and re.search(r"^\d+ c6\+$", recording, re.MULTILINE)
+
+    log = tmp_path / "recorded.log"
+    log.write_text(recording, encoding="utf-8")
+    page.locator("#log-file").set_input_files(log)
+    expect(moves(page)).to_have_count(0)
+    page.locator("#replay-play").click()
+    expect(moves(page)).to_have_text(["c3-c4", "c7-c6"])
+
+
+def test_the_page_reconnects_when_the_simulator_comes_back(browser: Browser, tmp_path: Path) -> None:
+    first = Simulator(tmp_path)
+    port = int(first.url.rsplit(":", 1)[1].strip("/"))
+    page = browser.new_page()
+    errors = console_errors(page)
+    try:
+        page.goto(first.url)
+        move_by_hand(page, "c3", "c4")
+        expect(moves(page)).to_have_text(["c3-c4"])
+        first.close()
+        expect(page.locator("#connection")).to_contain_text("disconnected")
+        expect(page.locator("#setup")).to_be_disabled()
+
+        second = Simulator(tmp_path, port=port)
+        try:
+            expect(page.locator("#connection")).to_have_text("connected")
+            expect(page.locator("#setup")).to_be_enabled()
+            expect(moves(page)).to_have_count(0)  # a new simulator: a new game
+            move_by_hand(page, "c3", "c4")
+            expect(moves(page)).to_have_text(["c3-c4"])
+        finally:
+            page.close()
+            second.close()
+    finally:
+        first.close()
+    # While the simulator was away, the browser logged the failed connections; nothing else.
+    assert [error for error in errors if "WebSocket connection to" not in error] == []
+
+
+def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_path: Path) -> None:
+    simulator = Simulator(tmp_path, host="0.0.0.0")  # on the network: the PIN is needed
+    page = browser.new_page()
+    errors = console_errors(page)
+    try:
+        page.goto(simulator.url)
+        expect(page.locator("#pin-form")).to_be_visible()
+        expect(page.locator("#setup")).to_be_disabled()
+        expect(oled(page)).to_have_attribute("alt", re.compile(r"PIN \d{4}"))
+        pin = re.search(r"PIN (\d{4})", oled(page).get_attribute("alt") or "")
+        assert pin is not None
+        page.locator("#pin").fill("0000" if pin.group(1) != "0000" else "1111")
+        page.keyboard.press("Enter")
+        expect(page.locator("#status")).to_have_text("wrong PIN")
+        expect(page.locator("#setup")).to_be_disabled()
+
+        page.locator("#pin").fill(pin.group(1))
+        page.keyboard.press("Enter")
+        expect(page.locator("#pin-form")).to_be_hidden()
+        move_by_hand(page, "c3", "c4")
+        expect(moves(page)).to_have_text(["c3-c4"])
+
+        page.reload()  # the session is kept: no PIN again
+        expect(page.locator("#setup")).to_be_enabled()
+        expect(page.locator("#pin-form")).to_be_hidden()
+    finally:
+        page.close()
+        simulator.close()
+    assert errors == []
+
+
+def test_the_page_fits_a_phone(page: Page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    nest = page.locator("#nest").bounding_box()
+    assert nest is not None and nest["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # The OLED comes right after the nest, before the hand and the box.
+    device = page.locator("#oled").bounding_box()
+    hand = page.locator("#hand-heading").bounding_box()
+    assert device is not None and hand is not None and device["y"] < hand["y"]
+
+
+def test_screenshot_of_a_game(page: Page) -> None:
+    """The README's picture of the simulator, written when NESTREF_UPDATE_SCREENS=1."""
+    play_to_a_compulsory_capture(page)
+    lift(page, "c6")
+    expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
+    png = page.screenshot()
+    assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 1280
+    if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
+        SCREENSHOT.write_bytes(png)
