@@ -294,22 +294,9 @@ class Daemon:
     def begin_game_from(self, position: GamePosition) -> None:
         """A new set from ``position``, at once, the nest taken to show it (a replay
         starts so); refereeing goes on if it was paused."""
-        config, now = self.config, self.now_ms()
-        assert self._store is not None
-        occupied = [self._cells[p] for p in self._closed if p in self._cells]
-        self.service = RefereeService.start(
-            config.nest,
-            settings=config.referee,
-            store=self._store,
-            announce=self._announce,
-            lineup=config.lineup,
-            occupied=occupied,
-            now=now,
-            position=position,
-            resume=False,
-        )
+        self._close_sensor_log()
+        self._start_referee(self._closed, self.now_ms(), position=position)
         self._paused = False
-        self._show()
 
     def _on_scan(self, update: ScanUpdate, now: int) -> None:
         previous, self._closed = self._closed, update.closed
@@ -337,10 +324,11 @@ class Daemon:
         elif position in self._matrix_buttons:
             self._on_button_change(self._matrix_buttons[position], closed, now)
 
-    def _start_referee(self, closed: frozenset[Position], now: int) -> None:
+    def _start_referee(self, closed: frozenset[Position], now: int, position: GamePosition | None = None) -> None:
+        """Resume the record's game; or, given ``position``, begin a new set from it."""
         config = self.config
         assert self._store is not None
-        occupied = [self._cells[position] for position in closed if position in self._cells]
+        occupied = [self._cells[place] for place in closed if place in self._cells]
         self.service = RefereeService.start(
             config.nest,
             settings=config.referee,
@@ -349,6 +337,8 @@ class Daemon:
             lineup=config.lineup,
             occupied=occupied,
             now=now,
+            position=position,
+            resume=position is None,
         )
         self._open_sensor_log(occupied)
         self._show()
