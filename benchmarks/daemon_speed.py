@@ -34,7 +34,7 @@ from firmware_host.daemon import Daemon, open_devices
 from firmware_host.rules import Position
 from hardware.matrix import GpioMatrix
 from sim.mock_matrix import MockSwitchMatrix
-from tests.hand_model import Hand
+from tests.hand_model import Hand, random_moves
 
 CPU_BUDGET = 3.0
 RSS_BUDGET_MB = 60
@@ -126,11 +126,7 @@ def switch_to_command(config: Any, games: int) -> tuple[list[float], float]:
         daemon = Daemon(config, devices, clock=clock)
         rng = random.Random(game)
         start = Position.from_lineup()
-        board, played = start.copy(), []
-        while legal := board.legal_moves():
-            move = rng.choice(legal)
-            board.push(move)
-            played.append(move)
+        played = random_moves(rng, start)
         switches.set_all(config.matrix[cell] for cell in start.occupied())
         daemon.start()
         events = Hand(rng).game(start, played)

@@ -27,7 +27,7 @@ from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import MoveAccepted
 from firmware_host.referee.store import GameStore
 from firmware_host.rules import Nest, Position, Side
-from tests.hand_model import Hand
+from tests.hand_model import Hand, random_moves
 
 MEDIAN_BUDGET_MS = 0.2
 P99_BUDGET_MS = 2.0
@@ -53,11 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             rng = random.Random(game)
             lineup = nest.lineup_names[game % len(nest.lineup_names)]
             start = Position.from_lineup(lineup, turn=rng.choice(list(Side)))
-            board, played = start.copy(), []
-            while legal := board.legal_moves():
-                move = rng.choice(legal)
-                board.push(move)
-                played.append(move)
+            played = random_moves(rng, start)
             events = Hand(rng).game(start, played)
             referee = Referee(nest, settings=Settings(), lineup=lineup, occupied=start.occupied(), now=0)
             store.record(referee.begin_game(start.copy(), now=0), referee_ms=0)

@@ -14,6 +14,7 @@ cause, with the ways people actually move pieces.
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, field
 
 from firmware_host.referee.sensor_log import SensorEvent
@@ -135,3 +136,15 @@ class Hand:
             self.play(board, move)
             board.push(move)
         return self.events
+
+
+def random_moves(rng: random.Random, start: Position, plies: int = sys.maxsize) -> list[Move]:
+    """Up to ``plies`` random legal moves from ``start`` (passes included); by default,
+    until the game ends."""
+    board = start.copy()
+    moves: list[Move] = []
+    while len(moves) < plies and (legal := board.legal_moves()):
+        move = rng.choice(legal)
+        board.push(move)
+        moves.append(move)
+    return moves

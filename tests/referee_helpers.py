@@ -9,6 +9,7 @@ from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.sensor_log import SensorEvent
 from firmware_host.referee.signals import MoveAccepted, Signal
 from firmware_host.rules import Move, Position, Side
+from tests.hand_model import random_moves
 
 
 def referee_for(
@@ -44,13 +45,7 @@ def accepted(signals: Iterable[Signal]) -> list[str]:
 def random_game(rng: random.Random, lineup: str, plies: int) -> tuple[Position, list[Move]]:
     """A start position and up to ``plies`` random legal moves from it (passes included)."""
     start = Position.from_lineup(lineup, turn=rng.choice(list(Side)))
-    board = start.copy()
-    moves: list[Move] = []
-    while len(moves) < plies and (legal := board.legal_moves()):
-        move = rng.choice(legal)
-        board.push(move)
-        moves.append(move)
-    return start, moves
+    return start, random_moves(rng, start, plies)
 
 
 class Table:

@@ -30,7 +30,7 @@ from hardware.display import open_oled
 from hardware.outputs import Blink
 from sim.mock_devices import open_mock_devices
 from sim.pico import SimulatedPico
-from tests.hand_model import Hand
+from tests.hand_model import Hand, random_moves
 from tests.helpers import setup
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
@@ -96,6 +96,14 @@ class Rig:
         self.daemon.close()
 
 
+def play_c3_c4(rig: Rig) -> None:
+    """Red's first move, lifted and put down."""
+    rig.change("c3", False)
+    rig.run_for(0.3)
+    rig.change("c4", True)
+    rig.run_for(0.5)
+
+
 def answer_questions(rig: Rig, played: list[Move]) -> None:
     """What a player does when the OLED asks which move was made: point at the move
     made with "switch", then press "confirm"."""
@@ -114,11 +122,10 @@ def play_a_whole_game(tmp_path, seed: int) -> tuple[Rig, Position]:
     the daemon turning at its own pace (fast, or at the idle rate)."""
     rng = random.Random(seed)
     start = Position.from_lineup("standard")  # the daemon starts a set with red
-    board, played = start.copy(), []
-    while legal := board.legal_moves():
-        move = rng.choice(legal)
+    played = random_moves(rng, start)
+    board = start.copy()
+    for move in played:
         board.push(move)
-        played.append(move)
     events = Hand(rng).game(start, played)
     rig = Rig(tmp_path)
     rig.show(start)
@@ -180,10 +187,7 @@ def test_the_daemon_shows_whose_turn_an_illegal_move_and_the_fix(tmp_path):
     rig.change("c3", True)
     rig.run_for(0.5)
     assert rig.daemon.presenter.screen().headline == "RED"
-    rig.change("c3", False)
-    rig.run_for(0.3)
-    rig.change("c4", True)
-    rig.run_for(0.5)
+    play_c3_c4(rig)
     assert rig.moves() == ["c3-c4"]
     assert factory.pin(pins["blue_turn"]).state is True
     rig.close()
@@ -193,10 +197,7 @@ def test_buttons_take_back_and_start_a_new_game(tmp_path):
     rig = Rig(tmp_path)
     rig.show(Position.from_lineup())
     rig.start()
-    rig.change("c3", False)
-    rig.run_for(0.3)
-    rig.change("c4", True)
-    rig.run_for(0.5)
+    play_c3_c4(rig)
     assert rig.moves() == ["c3-c4"]
     rig.press("take_back")
     assert rig.moves() == []
@@ -264,10 +265,7 @@ def test_pin_buttons(tmp_path):
     rig = Rig(tmp_path, '[status_lights]\ncapture = "none"\n[buttons]\ntake_back = 15\n')
     rig.show(Position.from_lineup())
     rig.start()
-    rig.change("c3", False)
-    rig.run_for(0.3)
-    rig.change("c4", True)
-    rig.run_for(0.5)
+    play_c3_c4(rig)
     pin = rig.devices.pin_factory.pin(15)
     pin.drive_low()
     rig.run_for(0.2)
@@ -397,13 +395,6 @@ def test_the_raw_sensor_log_is_recorded_and_replays_to_the_same_moves(tmp_path, 
 def test_a_display_that_is_not_there_is_a_clear_error():
     with pytest.raises(HardwareError, match=r"display: no ssd1306 on I2C bus 99 at address 0x3C .*raspi-config"):
         open_oled("ssd1306", bus=99, address=0x3C, rotate=0)
-
-
-def play_c3_c4(rig: Rig) -> None:
-    rig.change("c3", False)
-    rig.run_for(0.3)
-    rig.change("c4", True)
-    rig.run_for(0.5)
 
 
 def test_moves_made_while_the_record_cannot_be_written_are_kept_and_shown(tmp_path):
