@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from firmware_host.config import load_config
 from firmware_host.diagnostics import Calibration, Stage, write_matrix
-from firmware_host.errors import ConfigError, NestrefError
+from firmware_host.errors import ConfigError
+from firmware_host.files import read_text, write_text
 from hardware.sensors import Position, SwitchMatrix
 
 
@@ -88,10 +89,7 @@ def calibrate(
             print("Not written: the walk did not place every cell.", file=out)
         else:
             path = Path(config_path)
-            try:
-                path.write_text(write_matrix(path.read_text(encoding="utf-8"), walk.found), encoding="utf-8")
-            except OSError as error:
-                raise NestrefError(f"cannot write {path}: {error.strerror or error}") from None
+            write_text(path, write_matrix(read_text(path, "config"), walk.found))
             load_config(path)  # it must still be a valid config
             print(f"Wrote the map into {path} [matrix].", file=out)
     return walk

@@ -12,18 +12,18 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host import __version__
 from firmware_host.drawing import nest_svg, text_diagram
 from firmware_host.errors import HardwareError, NestrefError, NotationError
+from firmware_host.files import read_text, write_text
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensor_log import read_sensor_log
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
-from firmware_host.rules import IllegalMoveError, Move, Nest, Position, divide, perft
+from firmware_host.rules import IllegalMoveError, Move, Nest, Outcome, Position, divide, perft
 
 EXIT_UNAVAILABLE = 1  # the hardware or the disk is not there now: trying again may work
 EXIT_BAD_INPUT = 2  # a bad command line, file or config: trying again will not help
@@ -33,16 +33,11 @@ def _nest(args: argparse.Namespace) -> Nest:
     return Nest.load(args.board) if args.board is not None else Nest.default()
 
 
-def _default_lineup(nest: Nest) -> str:
-    return "standard" if "standard" in nest.lineup_names else nest.lineup_names[0]
-
-
-def _start(args: argparse.Namespace) -> Position:
+def _start(args: argparse.Namespace, nest: Nest) -> Position:
     """The position named by ``--position`` or ``--lineup`` (default: the standard start)."""
-    nest = _nest(args)
     if args.position is not None:
         return Position.from_nfn(args.position, nest=nest)
-    return Position.from_lineup(_default_lineup(nest) if args.lineup is None else args.lineup, nest=nest)
+    return Position.from_lineup(args.lineup, nest=nest)
 
 
 def _play(position: Position, moves: Sequence[str]) -> Position:
@@ -72,13 +67,12 @@ def _sorted_moves(position: Position) -> list[Move]:
     return sorted(position.legal_moves(), key=_reading_order(position))
 
 
-def _result(position: Position) -> str:
-    outcome = position.outcome()
+def _result(outcome: Outcome | None) -> str:
     return "ongoing" if outcome is None else outcome.to_text()
 
 
 def run_overview(args: argparse.Namespace, out: TextIO) -> None:
-    position = _play(_start(args), args.moves)
+    position = _play(_start(args, _nest(args)), args.moves)
     outcome = position.outcome()
     nest = position.nest
     print(f"Operation Cuckoo on the nest {nest.name} ({len(nest.cells)} cells)", file=out)
@@ -103,16 +97,13 @@ def run_overview(args: argparse.Namespace, out: TextIO) -> None:
 
 def run_moves(args: argparse.Namespace, out: TextIO) -> None:
     nest = _nest(args)
-    if args.nfn:
-        position = Position.from_nfn(" ".join(args.nfn), nest=nest)
-    else:
-        position = Position.from_lineup(_default_lineup(nest), nest=nest)
+    position = Position.from_nfn(" ".join(args.nfn), nest=nest) if args.nfn else Position.from_lineup(nest=nest)
     for move in _sorted_moves(position):
         print(move, file=out)
 
 
 def run_perft(args: argparse.Namespace, out: TextIO) -> None:
-    position = _start(args)
+    position = _start(args, _nest(args))
     # perft recurses once per ply; a custom nest may allow games longer than Python's
     # default limit of 1000 frames (CPython 3.11 keeps Python-to-Python calls off the C stack).
     sys.setrecursionlimit(max(sys.getrecursionlimit(), args.depth + 100))
@@ -128,37 +119,30 @@ def run_perft(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def run_position(args: argparse.Namespace, out: TextIO) -> None:
-    position = _play(_start(args), args.moves)
+    position = _play(_start(args, _nest(args)), args.moves)
     print(position.to_nfn(), file=out)
-    print(f"result: {_result(position)}", file=out)
+    print(f"result: {_result(position.outcome())}", file=out)
 
 
 def run_board(args: argparse.Namespace, out: TextIO) -> None:
     nest = _nest(args)
-    pieces = _start(args).pieces() if args.position is not None or args.lineup is not None else None
-    try:
-        Path(args.svg).write_text(nest_svg(nest, pieces), encoding="utf-8")
-    except OSError as error:
-        raise NestrefError(f"cannot write {args.svg}: {error.strerror or error}") from None
+    pieces = _start(args, nest).pieces() if args.position is not None or args.lineup is not None else None
+    write_text(args.svg, nest_svg(nest, pieces))
     print(f"wrote {args.svg}: the nest {nest.name}, {len(nest.cells)} cells", file=out)
 
 
 def run_referee(args: argparse.Namespace, out: TextIO) -> None:
     nest = _nest(args)
-    try:
-        text = Path(args.events).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise NestrefError(f"{args.events}: cannot read the sensor log: {reason}") from None
+    text = read_text(args.events, "sensor log")
     log = read_sensor_log(text, nest=nest, source=args.events)
     if args.position is not None or args.lineup is not None:
-        start, label = _start(args), args.lineup
+        start, label = _start(args, nest), args.lineup
     elif log.start is not None:
         start, label = log.start, log.start_label
     else:
-        label = _default_lineup(nest)
+        label = nest.default_lineup
         start = Position.from_lineup(label, nest=nest)
-    lineup = label if label in nest.lineup_names else _default_lineup(nest)
+    lineup = label if label in nest.lineup_names else nest.default_lineup
     settings = Settings(lenient=args.lenient)
 
     def announce(signal: Signal) -> None:
@@ -203,7 +187,7 @@ def run_referee(args: argparse.Namespace, out: TextIO) -> None:
             position = Position.from_lineup(referee.lineup, turn=referee.starter, nest=nest)
         outcome = referee.outcome if referee.outcome is not None else position.outcome()
         print(position.to_nfn(), file=out)
-        print(f"result: {'ongoing' if outcome is None else outcome.to_text()}", file=out)
+        print(f"result: {_result(outcome)}", file=out)
 
 
 def run_run(args: argparse.Namespace, out: TextIO) -> None:
@@ -273,10 +257,7 @@ def run_wiring(args: argparse.Namespace, out: TextIO) -> None:
 
     text = render_wiring(load_config(args.config))
     if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise NestrefError(f"cannot write {args.output}: {error.strerror or error}") from None
+        write_text(args.output, text)
     else:
         out.write(text)
 

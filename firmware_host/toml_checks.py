@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NestrefError
+from firmware_host.files import reason
 
 
 def kind_of(value: Any) -> str:
@@ -42,8 +43,7 @@ class TomlChecker:
         try:
             text = Path(path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            raise self.fail("", f"cannot read the {what}: {reason}") from None
+            raise self.fail("", f"cannot read the {what}: {reason(error)}") from None
         return self.load(text)
 
     def table(

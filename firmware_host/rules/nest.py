@@ -88,6 +88,7 @@ class Nest:
         forward: Mapping[Side, tuple[Direction, ...]],
         homebases: Mapping[Side, frozenset[str]],
         lineups: Iterable[Lineup],
+        turned: Mapping[str, str],
     ) -> None:
         """Takes values already checked by :meth:`from_toml`; use that to build one."""
         self.name = name
@@ -105,7 +106,7 @@ class Nest:
         self._forward = dict(forward)
         self._homebases = dict(homebases)
         self._lineups = {lineup.name: lineup for lineup in lineups}
-        self._turned = _turned_cells(cells)
+        self._turned = dict(turned)
         # The cell between two cells that lie two steps apart in a straight line.
         self._between: dict[tuple[str, str], str] = {}
         for cell, (q, r) in cells.items():
@@ -114,6 +115,7 @@ class Nest:
                 target = self._cell_at.get((q + 2 * direction.dq, r + 2 * direction.dr))
                 if middle is not None and target is not None:
                     self._between[(cell, target)] = middle
+        self._identity = self._key()  # a nest never changes: compared often (positions' tables are cached by nest)
 
     def __repr__(self) -> str:
         return f"<Nest {self.name}: {len(self.cells)} cells>"
@@ -135,7 +137,7 @@ class Nest:
         """Nests are equal when they describe the same board, wherever they were read from."""
         if not isinstance(other, Nest):
             return NotImplemented
-        return self is other or self._key() == other._key()
+        return self is other or self._identity == other._identity
 
     def __hash__(self) -> int:
         return hash((self.name, len(self.cells)))
@@ -229,9 +231,7 @@ class Nest:
 
     def turned(self, cell: str) -> str:
         """The cell that ``cell`` lands on when the nest is turned by 180°."""
-        turned = self._turned[self.check_cell(cell)]
-        assert turned is not None, "a nest is checked to be symmetric when it is read"
-        return turned
+        return self._turned[self.check_cell(cell)]
 
     # -- sides and lineups ------------------------------------------------------------
 
@@ -243,6 +243,12 @@ class Nest:
         """``side``'s homebases: its opponent's cuckoo wins there, and its opponent's
         other pieces lose there."""
         return self._homebases[side]
+
+    @property
+    def default_lineup(self) -> str:
+        """The lineup games start from unless another is named: ``standard`` if the
+        nest has one, else the board file's first."""
+        return "standard" if "standard" in self._lineups else next(iter(self._lineups))
 
     @property
     def lineup_names(self) -> tuple[str, ...]:
@@ -282,6 +288,7 @@ class _BoardFileReader(TomlChecker):
             forward=forward,
             homebases=homebases,
             lineups=lineups,
+            turned=turn,
         )
 
     def read_cells(self, data: Any) -> dict[str, tuple[int, int]]:

@@ -81,13 +81,14 @@ class Position:
     # -- building and writing positions -----------------------------------------------
 
     @classmethod
-    def from_lineup(cls, name: str = "standard", *, turn: Side = Side.RED, nest: Nest | None = None) -> Position:
-        """The start of a game from the lineup ``name``, ``turn`` to move.
+    def from_lineup(cls, name: str | None = None, *, turn: Side = Side.RED, nest: Nest | None = None) -> Position:
+        """The start of a game from the lineup ``name`` (default: the nest's default
+        lineup, ``standard`` on hexhex-5), ``turn`` to move.
 
         Raises :class:`NotationError` if the nest has no such lineup.
         """
         nest = nest if nest is not None else Nest.default()
-        return cls(nest.lineup(name).pieces, turn, nest=nest)
+        return cls(nest.lineup(name if name is not None else nest.default_lineup).pieces, turn, nest=nest)
 
     @classmethod
     def from_nfn(cls, text: str, *, nest: Nest | None = None) -> Position:
@@ -126,7 +127,8 @@ class Position:
                         " cells"
                     )
                 letter_or_run = token.group()
-                if not letter_or_run.isdigit():
+                is_run = letter_or_run.isdigit()
+                if not is_run:
                     run = 1
                 elif len(letter_or_run) <= len(str(len(row))):  # no int() of a number of any size
                     run = int(letter_or_run)
@@ -134,7 +136,7 @@ class Position:
                     run = len(row) + 1
                 if filled + run > len(row):
                     raise unreadable(f"row {row_number} describes more than its {len(row)} cells")
-                if run == 1 and not letter_or_run.isdigit():
+                if not is_run:
                     pieces[row[filled]] = Piece.from_letter(letter_or_run)
                 filled += run
             if filled != len(row):
@@ -174,7 +176,8 @@ class Position:
 
     def copy(self) -> Position:
         """An independent copy, with the same moves to take back."""
-        twin = Position({}, Side.RED, nest=self.nest)
+        twin = Position.__new__(Position)  # the tables are shared: no need to build them again
+        twin.nest, twin._tables, twin._side_tables = self.nest, self._tables, self._side_tables
         twin._state, twin._turn, twin._stack = self._state, self._turn, list(self._stack)
         return twin
 
@@ -201,20 +204,15 @@ class Position:
 
     def pieces(self) -> dict[str, Piece]:
         """Every piece on the nest, by cell, in reading order from red's side."""
-        _, (red, red_long, red_cuckoo, blue, blue_long, blue_cuckoo) = self._absolute_state()
-        found: dict[tuple[int, str], Piece] = {}
-        cell_of, index = self._tables.cell_of, self.nest.index
-        for side, everything, long_range, cuckoo in (
-            (Side.RED, red, red_long, red_cuckoo),
-            (Side.BLUE, blue, blue_long, blue_cuckoo),
-        ):
-            while everything:
-                bit = everything & -everything
-                everything ^= bit
-                kind = Kind.CUCKOO if cuckoo & bit else Kind.WARBLER if long_range & bit else Kind.EGG
-                cell = cell_of[bit]
-                found[(index(cell), cell)] = _PIECES[side, kind]
-        return {cell: piece for (_, cell), piece in sorted(found.items())}
+        _, boards = self._absolute_state()
+        found: dict[str, Piece] = {}
+        cell_of = self._tables.cell_of
+        everything = boards[0] | boards[3]
+        while everything:  # lowest bit first: the bits are laid out in reading order
+            bit = everything & -everything
+            everything ^= bit
+            found[cell_of[bit]] = _piece_on(bit, boards)
+        return found
 
     def occupied(self) -> frozenset[str]:
         """The cells that hold a piece: what the nest's sensors should read."""
@@ -224,8 +222,9 @@ class Position:
     def piece_at(self, cell: str) -> Piece | None:
         """The piece on ``cell``, or None. Raises :class:`NotationError` for a cell not on
         the nest."""
-        self.nest.check_cell(cell)
-        return self.pieces().get(cell)
+        bit = self._tables.bit_of[self.nest.check_cell(cell)]
+        _, boards = self._absolute_state()
+        return _piece_on(bit, boards) if (boards[0] | boards[3]) & bit else None
 
     @property
     def move_stack(self) -> tuple[Move, ...]:
@@ -403,8 +402,7 @@ class Position:
             return IllegalMove(move, Rule.TOO_FAR, f"{target} is out of reach: {how}")
         direction, steps = line
         if steps == 2:
-            middle = self.nest.neighbour(origin, direction)
-            assert middle is not None, "Nest.line checks every cell between"
+            middle = self.nest.between(origin, target)
             if middle in pieces:
                 return IllegalMove(
                     move, Rule.BLOCKED, f"{middle}, between {origin} and {target}, holds a piece: no jumping"
@@ -424,3 +422,10 @@ class Position:
         if captures:
             return IllegalMove(move, Rule.CAPTURE_COMPULSORY, f"capturing is compulsory: {', '.join(captures)}")
         raise AssertionError(f"{move} breaks no rule in {self.to_nfn()} but is not among its legal moves")
+
+
+def _piece_on(bit: int, boards: _State) -> Piece:
+    """The piece on the cell of ``bit``, which holds one; ``boards`` red's three first."""
+    side, (long_range, cuckoo) = (Side.RED, boards[1:3]) if boards[0] & bit else (Side.BLUE, boards[4:6])
+    kind = Kind.CUCKOO if cuckoo & bit else Kind.WARBLER if long_range & bit else Kind.EGG
+    return _PIECES[side, kind]
