@@ -29,6 +29,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
+from benchmarks.stats import percentile
 from firmware_host.config import load_config
 from firmware_host.daemon import Daemon, open_devices
 from firmware_host.rules import Position
@@ -39,11 +40,6 @@ from tests.hand_model import Hand, random_moves
 CPU_BUDGET = 3.0
 RSS_BUDGET_MB = 60
 LATENCY_BUDGET_MS = 5.0
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def scan_time(config: Any) -> list[float]:

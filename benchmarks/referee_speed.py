@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.stats import percentile
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import MoveAccepted
 from firmware_host.referee.store import GameStore
@@ -31,11 +32,6 @@ from tests.hand_model import Hand, random_moves
 
 MEDIAN_BUDGET_MS = 0.2
 P99_BUDGET_MS = 2.0
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -50,10 +50,7 @@ class Hand:
 
     def middle(self, move: Move) -> str | None:
         assert move.origin is not None and move.target is not None
-        line = self.nest.line(move.origin, move.target)
-        if line is None or line[1] != 2:
-            return None
-        return self.nest.neighbour(move.origin, line[0])
+        return self.nest.between(move.origin, move.target)
 
     def play(self, position: Position, move: Move) -> None:
         """The events of ``move`` made in ``position``, after a pause."""

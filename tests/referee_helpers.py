@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.sensor_log import SensorEvent
@@ -27,13 +27,14 @@ def feed(referee: Referee, events: Iterable[SensorEvent]) -> list[Signal]:
     return signals
 
 
-def settle(referee: Referee) -> list[Signal]:
-    """Let time pass until nothing is pending."""
+def settle(referee: Referee, on_tick: Callable[[int], None] = lambda due: None) -> list[Signal]:
+    """Let time pass until nothing is pending (``on_tick`` is told each deadline)."""
     signals: list[Signal] = []
     for _ in range(10_000):
         due = referee.next_deadline()
         if due is None:
             return signals
+        on_tick(due)
         signals += referee.tick(due)
     raise AssertionError("the referee never settles")
 
@@ -79,12 +80,12 @@ class Table:
 
     def settle(self) -> list[Signal]:
         """Let time pass until nothing is pending."""
-        signals: list[Signal] = []
-        while (due := self.referee.next_deadline()) is not None:
-            self.time = max(self.time, due)
-            signals += self.referee.tick(due)
+        signals = settle(self.referee, on_tick=self._reach)
         self.signals += signals
         return signals
+
+    def _reach(self, due: int) -> None:
+        self.time = max(self.time, due)
 
     def moves(self) -> list[str]:
         return accepted(self.signals)

@@ -15,8 +15,9 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.referee.sensor_log import write_sensor_log
-from firmware_host.rules import Move, Position
+from firmware_host.rules import Position
 from tests.hand_model import Hand
+from tests.helpers import play
 from tests.referee_helpers import random_game
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
@@ -64,7 +65,7 @@ def test_the_command_line_overrides_the_header(capsys, tmp_path):
         code, lines, _ = run(capsys, "referee", "--events", log, *argv)
         assert code == 0
         assert [line for line in lines if line.startswith("move ")] == ["move a3-a4"]
-        assert lines[-2] == position_after(Position.from_lineup(lineup), ["a3-a4"]).to_nfn()
+        assert lines[-2] == play(Position.from_lineup(lineup), "a3-a4").to_nfn()
     nfn = "ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE b"
     _, lines, _ = run(capsys, "referee", "--events", log, "--position", nfn)
     assert [line for line in lines if line.startswith("move ")] == []  # blue's turn: refused
@@ -121,13 +122,6 @@ def test_a_recorded_game_resumes_from_the_database(capsys, tmp_path):
         assert record.execute("SELECT move FROM moves ORDER BY id").fetchall() == [("c3-c4",), ("c7-d6",)]
 
 
-def position_after(start: Position, texts: list[str]) -> Position:
-    position = start.copy()
-    for text in texts:
-        position.push(Move.from_text(text))
-    return position
-
-
 def test_a_killed_referee_loses_no_acknowledged_move(tmp_path):
     """kill -9 the replaying referee at random moments, resume it from the database with
     the rest of the game, again and again: every move it had announced is kept, and the
@@ -140,7 +134,7 @@ def test_a_killed_referee_loses_no_acknowledged_move(tmp_path):
     recorded: list[str] = []
     for attempt in range(12):
         # The nest shows the position the record holds; the hands play the rest.
-        position = position_after(start, recorded)
+        position = play(start.copy(), *recorded)
         rest = moves[len(recorded) :]
         hand = Hand(random.Random(attempt), hesitate=0.0)
         log = tmp_path / f"part{attempt}.log"

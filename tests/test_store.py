@@ -11,6 +11,7 @@ from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import CorrectionNeeded, MoveAccepted, Signal, TurnStarted
 from firmware_host.referee.store import GameStore, StorageUnavailableError, StoreError
 from firmware_host.rules import Nest, Outcome, Position, Side, WinCondition
+from tests.helpers import play as play_moves
 from tests.helpers import setup
 
 NEST = Nest.default()
@@ -87,9 +88,7 @@ def test_a_game_is_resumed_from_the_database(tmp_path):
     svc.store.close()
     assert GameStore(path, nest=NEST, clock=clock).moves() == ["c3-c4", "c7-d6"]
     # The process restarts; the nest still shows the game.
-    position = Position.from_lineup()
-    for move in ("c3-c4", "c7-d6"):
-        position.push(position.legal_moves()[[str(m) for m in position.legal_moves()].index(move)])
+    position = play_moves(Position.from_lineup(), "c3-c4", "c7-d6")
     heard: list[Signal] = []
     again = service(path, occupied=position.occupied(), heard=heard)
     assert again.referee.position is not None

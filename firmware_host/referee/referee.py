@@ -20,7 +20,7 @@ How a move is recognised (see also :mod:`firmware_host.referee.tracker`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -113,7 +113,6 @@ class Referee:
         self._last_change = now
         self._quiet_at: int | None = None
         self._correction = CorrectionCause.DISTURBED
-        self._correction_since = now
         self._alone: tuple[str, int] | None = None
         self._plan: tuple[FixStep, ...] = ()
         self._setup_shown: SetupNeeded | None = None
@@ -131,9 +130,7 @@ class Referee:
     def move_in_progress(self) -> bool:
         """Whether a game is on and the nest does not show its position: a piece is in
         a hand, or a move waits to be settled."""
-        if self.mode is not Mode.PLAYING or self.position is None:
-            return False
-        return set(self._occupied - self._ignored) != set(self.position.occupied()) - self._ignored
+        return self.mode is Mode.PLAYING and self._mismatch()
 
     # -- starting ---------------------------------------------------------------------
 
@@ -210,25 +207,18 @@ class Referee:
             self.games, self.number, self.starter = self._before_game_over
             self._set_started = True
         showed_it = self._view is not None and not self._mismatch()
-        before = position.copy()
         while True:
             ply = len(position.move_stack)
             move = position.pop()
             signals.append(TakenBack(move, ply))
             if not move.is_pass:
                 break
-        self._view = TurnView(position, lenient=self.settings.lenient)
+        # The side of the move taken back has a move (that one): no pass is made here.
+        signals += self._start_turn(now)
         if not self._mismatch():
-            return signals + self._start_turn(now) + self._turn_signal()
-        steps = None
-        if showed_it and move.is_capture and move.origin and move.target:
-            # The nest shows the capture made: undo it exactly, capturer first.
-            pieces, captured = position.pieces(), position.piece_at(move.target)
-            assert captured is not None and before.piece_at(move.target) is not None
-            steps = (
-                FixStep(FixKind.MOVE, move.target, move.origin, pieces[move.origin]),
-                FixStep(FixKind.PLACE, None, move.target, captured),
-            )
+            return signals + self._turn_signal()
+        # The nest showing the capture made: it is undone exactly, capturer first.
+        steps = _undo_capture(move, position.pieces()) if showed_it and move.is_capture else None
         return signals + self._enter_correction(CorrectionCause.TAKE_BACK, now, steps)
 
     def resign(self, side: Side, now: int) -> list[Signal]:
@@ -298,12 +288,12 @@ class Referee:
         return signals
 
     def _on_sensor_event(self, event: SensorEvent, now: int) -> list[Signal]:
-        if isinstance(event, Touched):  # raw activity: decide only once the nest is still again
-            self._last_change = max(self._last_change, event.at)
-            self._quiet_at = self._last_change + self.timing.settle_ms  # waiting starts again
-            # A capture's evidence may be just such a flicker, too brief to settle.
-            return self._on_change(event.at, event.cell, settled=False) if self.mode is Mode.PLAYING else []
-        if isinstance(event, Steadied):  # a glitch ended: it may have proved a capture
+        if isinstance(event, Touched | Steadied):
+            if isinstance(event, Touched):  # raw activity: decide only once the nest is still again
+                self._last_change = max(self._last_change, event.at)
+                self._quiet_at = self._last_change + self.timing.settle_ms  # waiting starts again
+            # A capture's evidence may be such a flicker, too brief to settle; a glitch
+            # that ended (Steadied) may have proved one.
             return self._on_change(event.at, event.cell, settled=False) if self.mode is Mode.PLAYING else []
         signals: list[Signal] = []
         if isinstance(event, FaultFound):
@@ -353,9 +343,8 @@ class Referee:
             # other side's move explains is the other side starting: the mover was done.
             # A change on its cells may be the mover changing its mind, as long as the
             # mover's move explains it.
-            after = self._view_after(candidate)
             revising = cell in self._cells_of(candidate) and view.is_in_progress(occupied, ignored)
-            if after.is_in_progress(occupied, ignored) and not revising:
+            if not revising and self._view_after(candidate).is_in_progress(occupied, ignored):
                 signals += self._commit(candidate, at)
                 return signals + self._on_change(at, cell)
         if len(matches) == 1 and matches[0].is_certain:
@@ -417,16 +406,17 @@ class Referee:
             if view.is_resting_between(occupied, ignored):  # it may slide on
                 return self._refuse(at) if waited else []
             # A legal move made while another piece is still in the air (or knocked off).
-            return self._commit_with_strays(at) if waited else []
+            return self._commit_with_strays(at, self._legal_move_with_strays()) if waited else []
         if self._candidate is not None and self._view_after(self._candidate).is_in_progress(occupied, ignored):
             return []  # the other side may have started (say, lifting the piece it captures)
         clear_attempt = len(lifted) == 1 and len(placed) == 1
-        if clear_attempt and self._legal_move_with_strays() is None:
+        legal = self._legal_move_with_strays() if clear_attempt or waited else None
+        if clear_attempt and legal is None:
             return self._refuse(at)  # at once: the players see the problem while it is fresh
         if not waited:
             return []  # give pieces in the air a moment to land, so the refusal can name the move
-        if self._legal_move_with_strays() is not None:
-            return self._commit_with_strays(at)  # a legal move, and a piece knocked or pushed aside
+        if legal is not None:
+            return self._commit_with_strays(at, legal)  # a legal move, and a piece knocked or pushed aside
         return self._refuse(at, attempt)
 
     def _ask_about_unseen_captures(self, at: int, lifted: Set[str]) -> list[Signal]:
@@ -503,9 +493,9 @@ class Referee:
                 found.append((len(strays), self.nest.index(move.origin), self.nest.index(move.target), move))
         return min(found)[3] if found else None
 
-    def _commit_with_strays(self, at: int) -> list[Signal]:
-        """Commit the legal move the nest shows; then have the strays put right."""
-        move = self._legal_move_with_strays()
+    def _commit_with_strays(self, at: int, move: Move | None) -> list[Signal]:
+        """Commit ``move``, the legal move the nest shows (:meth:`_legal_move_with_strays`);
+        then have the strays put right."""
         if move is None:  # another piece was taken for the move's: no legal move to keep
             return self._refuse(at)
         signals = self._commit(move, at, announce=False)
@@ -615,11 +605,7 @@ class Referee:
             assert attempt.origin is not None and attempt.target is not None
             illegal = position.check_move(attempt, lenient=self.settings.lenient)
             assert illegal is not None, "a legal capture would have matched"
-            undo = (
-                FixStep(FixKind.MOVE, attempt.target, attempt.origin, view.pieces[attempt.origin]),
-                FixStep(FixKind.PLACE, None, attempt.target, view.pieces[attempt.target]),
-            )
-            return MoveRefused(attempt, illegal.rule, illegal.reason), undo
+            return MoveRefused(attempt, illegal.rule, illegal.reason), _undo_capture(attempt, view.pieces)
         if len(placed) == 1:
             (cell,) = placed
             if lifted:  # the piece lifted nearest to it moved there; the mover's on a tie
@@ -653,7 +639,7 @@ class Referee:
         self, cause: CorrectionCause, at: int, steps: tuple[FixStep, ...] | None = None
     ) -> list[Signal]:
         self.mode = Mode.CORRECTING
-        self._correction, self._correction_since = cause, at
+        self._correction = cause
         lifted, placed = self._current_view().difference(self._occupied, self._ignored)
         # The one cell left wrong, and since when it has been: a stuck sensor, maybe.
         self._alone = (next(iter(lifted | placed)), at) if len(lifted | placed) == 1 else None
@@ -754,3 +740,13 @@ class Referee:
         )
         self._set_started = True
         return signals + self._start_turn(at) + self._turn_signal()
+
+
+def _undo_capture(capture: Move, pieces: Mapping[str, Piece]) -> tuple[FixStep, ...]:
+    """Putting right a capture made from the position of ``pieces``: the capturer back
+    first, then the captured piece."""
+    assert capture.origin is not None and capture.target is not None
+    return (
+        FixStep(FixKind.MOVE, capture.target, capture.origin, pieces[capture.origin]),
+        FixStep(FixKind.PLACE, None, capture.target, pieces[capture.target]),
+    )

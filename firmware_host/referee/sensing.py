@@ -189,12 +189,8 @@ class SensorFilter:
         events: list[tuple[int, SensorEvent]] = []
         for at, cell in due:
             del self._due[cell]
-            if (cell in self.raw) != (cell in self.settled):
-                (self.settled.add if cell in self.raw else self.settled.discard)(cell)
-                self.settled_at[cell] = at
-                events.append((at, CellChanged(cell, cell in self.raw, at)))
-            else:
-                events.append((at, Steadied(cell, at)))
+            changed = self._settle(cell, at)
+            events.append((at, changed if changed is not None else Steadied(cell, at)))
             episodes = self._episodes[cell]
             episodes.append(at)
             while episodes[0] <= at - self.timing.slow_flicker_window_ms:
@@ -209,12 +205,20 @@ class SensorFilter:
                 self._recent[cell].clear()
                 self._episodes[cell].clear()
                 events.append((calm_since, FaultCleared(cell)))
-                if (cell in self.raw) != (cell in self.settled):
-                    (self.settled.add if cell in self.raw else self.settled.discard)(cell)
-                    self.settled_at[cell] = calm_since
-                    events.append((calm_since, CellChanged(cell, cell in self.raw, calm_since)))
+                changed = self._settle(cell, calm_since)
+                if changed is not None:
+                    events.append((calm_since, changed))
         events.sort(key=lambda item: item[0])
         return [event for _, event in events]
+
+    def _settle(self, cell: str, at: int) -> CellChanged | None:
+        """The settled reading of ``cell`` takes its raw one at ``at``; the change, if any."""
+        occupied = cell in self.raw
+        if occupied == (cell in self.settled):
+            return None
+        (self.settled.add if occupied else self.settled.discard)(cell)
+        self.settled_at[cell] = at
+        return CellChanged(cell, occupied, at)
 
     def burst_end(self, cell: str, seen: int) -> int:
         """When the run of changes on ``cell`` going on at ``seen`` ended: the changes

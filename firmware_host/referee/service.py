@@ -120,14 +120,3 @@ class RefereeService:
 
     def answer(self, move: Move, now: int) -> list[Signal]:
         return self._publish(self.referee.answer(move, now), now)
-
-    def settle(self, limit: int = 10_000) -> list[Signal]:
-        """Let time pass, with the nest untouched, until nothing is pending any more
-        (at most ``limit`` deadlines)."""
-        signals: list[Signal] = []
-        for _ in range(limit):
-            due = self.referee.next_deadline()
-            if due is None:
-                break
-            signals += self.tick(due)
-        return signals

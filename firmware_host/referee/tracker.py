@@ -71,7 +71,7 @@ class TurnView:
         """The cells lifted and placed relative to this position, faulty ones left out."""
         lifted = self.expected - occupied - ignored
         placed = frozenset(occupied - self.expected - ignored)
-        return frozenset(lifted), placed
+        return lifted, placed
 
     def matches(self, occupied: Set[str], ignored: Set[str], evidence: Evidence) -> list[Match]:
         """The moves the nest shows finished."""
