@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host.config import load_config
-from firmware_host.diagnostics import Calibration, Stage, write_matrix
+from firmware_host.diagnostics import Calibration, Stage, place_name, write_matrix
 from firmware_host.errors import ConfigError
 from firmware_host.files import read_text, write_text
 from hardware.sensors import Position, SwitchMatrix
@@ -50,13 +50,9 @@ def calibrate(
     if write and config_path is None:
         raise ConfigError("calibrate --write needs --config FILE: the file to write the map into")
     if switches is None:
-        from hardware.matrix import GpioMatrix
-        from hardware.serial_scanner import SerialScanner
+        from firmware_host.daemon import open_switches
 
-        if config.sensors.backend == "gpio":
-            switches = GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
-        else:
-            switches = SerialScanner(config.sensors.port, baudrate=config.sensors.baudrate)
+        switches = open_switches(config, pin_factory=pin_factory)
     buttons = [name for name, pin in config.buttons.items() if pin is None]
     walk = Calibration([*config.nest.cells, *buttons], buttons=frozenset(buttons))
     print("Calibration: press Enter to skip a cell whose switch never closes; Ctrl-C to stop.", file=out)
@@ -78,7 +74,7 @@ def calibrate(
         switches.close()
     differences = walk.differences(config.matrix)
     if walk.stuck:
-        stuck = " ".join(f"r{row}c{column}" for row, column in sorted(walk.stuck))
+        stuck = " ".join(place_name(p, {}) for p in sorted(walk.stuck))
         print(f"Stuck closed: {stuck}", file=out)
     if not differences:
         print("The config's map matches the nest." if walk.stage is Stage.DONE else "No differences so far.", file=out)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import ConfigError, NestrefError
+from firmware_host.logs import LEVELS
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensing import Timing
 from firmware_host.rules import Nest, Side
@@ -155,7 +156,7 @@ class _ConfigReader(TomlChecker):
         display = self.display(data["display"])
         lights = self.status_lights(data["status_lights"])
         cell_lights = self.cell_lights(data["cell_lights"], nest)
-        level = self.string(data["logging"]["level"], "logging.level", ("debug", "info", "warning", "error"))
+        level = self.string(data["logging"]["level"], "logging.level", tuple(LEVELS))
         config = Config(
             source=self.source,
             nest=nest,
@@ -296,14 +297,16 @@ class _ConfigReader(TomlChecker):
             if value is None:
                 if given:
                     raise self.fail("cell_lights.map", f"no LED for {cell}: a map must light every cell")
+                if cell not in reading_order:  # a nest of more cells than the matrix has LEDs
+                    if driver == "none":
+                        continue
+                    raise self.fail("cell_lights", f"{cell} falls off the 8x8 LED matrix: the nest has more cells")
                 row, column = reading_order[cell]
                 place = (column, row)
             elif not isinstance(value, list) or len(value) != 2:
                 raise self.fail(where, f"expected [x, y], got {value!r}")
             else:
                 place = (self.integer(value[0], where, 0, 7), self.integer(value[1], where, 0, 7))
-            if driver != "none" and (place[0] >= LED_MATRIX_SIZE or place[1] >= LED_MATRIX_SIZE):
-                raise self.fail("cell_lights.map", f"{cell} falls off the 8x8 LED matrix at {list(place)}: map it")
             if place in taken:
                 raise self.fail(where, f"{list(place)} is also the LED of {taken[place]}")
             mapping[cell], taken[place] = place, cell

@@ -41,6 +41,7 @@ from firmware_host.rules import Position as GamePosition
 from hardware.buttons import PinButtons
 from hardware.display import OledDisplay, open_oled
 from hardware.lights import CellLights, StatusLights, open_max7219
+from hardware.outputs import WiringErrors
 from hardware.sensors import Position, ScanUpdate, SwitchMatrix
 
 logger = logging.getLogger(__name__)
@@ -50,7 +51,6 @@ ACTIVE_S = 30.0  # after a change, scan fast for this long
 EMPTY_NEST_MAX = 3  # at most this many closed switches at start look like faults, not pieces
 SENSOR_LOG_BYTES = 16 * 1024 * 1024  # a sensor log is closed and a new one begun at this size
 SENSOR_LOGS_KEPT = 10  # the newest sensor logs kept; older ones are deleted
-ERROR_LOG_EVERY_S = 60.0  # an output that keeps failing is logged at most this often
 
 
 @dataclass
@@ -64,7 +64,13 @@ class Devices:
     cell_lights: CellLights | None = None
 
     def close(self) -> None:
-        """Dark and released, in reverse order of opening."""
+        """Dark and released, in reverse order of opening, the pin factory last."""
+        self.release()
+        with contextlib.suppress(Exception):
+            self.pin_factory.close()
+
+    def release(self) -> None:
+        """The devices dark and released; the pin factory, the caller's, left open."""
         if self.cell_lights is not None:
             with contextlib.suppress(Exception):
                 self.cell_lights.clear()
@@ -74,8 +80,16 @@ class Devices:
             with contextlib.suppress(Exception):
                 self.display.clear()
         self.switches.close()
-        with contextlib.suppress(Exception):
-            self.pin_factory.close()
+
+
+def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatrix:
+    """The switch matrix the config names: scanned on GPIO, or by a Pico over serial."""
+    from hardware.matrix import GpioMatrix
+    from hardware.serial_scanner import SerialScanner
+
+    if config.sensors.backend == "gpio":
+        return GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
+    return SerialScanner(config.sensors.port, baudrate=config.sensors.baudrate)
 
 
 def open_devices(
@@ -84,22 +98,13 @@ def open_devices(
     pin_factory: Factory,
     display_device: Any = None,
     cell_device: Any = None,
-    switches: SwitchMatrix | None = None,
 ) -> Devices:
-    """Open what the config names. The devices may be given instead (the simulator and
-    the tests give luma's dummy devices and a MockFactory). Raises :class:`HardwareError`."""
-    from hardware.matrix import GpioMatrix
-    from hardware.serial_scanner import SerialScanner
-
-    opened: list[Any] = []
+    """Open what the config names. The output devices may be given instead (the
+    simulator and the tests give luma's dummy devices and a MockFactory). Raises
+    :class:`HardwareError`; what was opened before the failure is released."""
+    devices: Devices | None = None
     try:
-        if switches is None:
-            if config.sensors.backend == "gpio":
-                switches = GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
-            else:
-                switches = SerialScanner(config.sensors.port, baudrate=config.sensors.baudrate)
-        opened.append(switches)
-        devices = Devices(pin_factory, switches)
+        devices = Devices(pin_factory, open_switches(config, pin_factory=pin_factory))
         if config.display.driver != "none":
             if display_device is None:  # a real OLED: frames go out from a thread of their own
                 device = open_oled(
@@ -120,13 +125,11 @@ def open_devices(
             )
             devices.cell_lights = CellLights(device, config.cell_lights.map)
         return devices
-    except HardwareError:
-        for device in reversed(opened):
-            device.close()
-        raise
     except Exception as error:  # the pin libraries raise plain errors ("GPIO busy")
-        for device in reversed(opened):
-            device.close()
+        if devices is not None:
+            devices.release()
+        if isinstance(error, HardwareError):
+            raise
         hint = "is another program using the pins?" if isinstance(error, GPIOZeroError | OSError) else ""
         raise HardwareError(f"GPIO: {error}; {hint or 'see wiring.md'}") from None
 
@@ -164,7 +167,7 @@ class Daemon:
         self._sensor_log_given_up = False
         self._self_tested = False
         self._paused = False
-        self._output_failed_at: dict[str, float] = {}  # device: when its failure was last logged
+        self._wiring_errors = WiringErrors(clock)
         self.findings: list[str] = []
         self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
 
@@ -217,9 +220,9 @@ class Daemon:
         the nest is still (a move starts with a lift or a slide, seen within one idle
         period; fast scanning then catches a capture's flickers)."""
         sensors = self.config.sensors
-        active = self.clock() - self._last_activity < ACTIVE_S
-        if self.service is not None and self.service.referee.move_in_progress:
-            active = True
+        active = self.clock() - self._last_activity < ACTIVE_S or (
+            self.service is not None and self.service.referee.move_in_progress
+        )
         return 1 / (sensors.scan_hz if active else sensors.idle_scan_hz)
 
     def now_ms(self) -> int:
@@ -280,7 +283,7 @@ class Daemon:
 
     def _check_link(self) -> None:
         """A serial scanner may come and go (a pulled cable): say so on the OLED."""
-        connected = bool(getattr(self.devices.switches, "connected", True))
+        connected = self.devices.switches.connected
         if connected != self.presenter.sensors_connected:
             self.presenter.sensors_connected = connected
             (logger.info if connected else logger.warning)("sensors %s", "connected" if connected else "not connected")
@@ -324,11 +327,15 @@ class Daemon:
         elif position in self._matrix_buttons:
             self._on_button_change(self._matrix_buttons[position], closed, now)
 
+    def _cells_in(self, closed: frozenset[Position]) -> list[str]:
+        """The cells whose switches are closed, in reading order (buttons left out)."""
+        return sorted((self._cells[place] for place in closed if place in self._cells), key=self.config.nest.index)
+
     def _start_referee(self, closed: frozenset[Position], now: int, position: GamePosition | None = None) -> None:
         """Resume the record's game; or, given ``position``, begin a new set from it."""
         config = self.config
         assert self._store is not None
-        occupied = [self._cells[place] for place in closed if place in self._cells]
+        occupied = self._cells_in(closed)
         self.service = RefereeService.start(
             config.nest,
             settings=config.referee,
@@ -383,7 +390,7 @@ class Daemon:
             self._sensor_log.write(line)
             if self._sensor_log.tell() >= SENSOR_LOG_BYTES:
                 self._close_sensor_log()
-                self._open_sensor_log(sorted(self._cells[p] for p in self._closed if p in self._cells))
+                self._open_sensor_log(self._cells_in(self._closed))
         except OSError as error:
             self._sensor_log_failed(error)
 
@@ -414,21 +421,21 @@ class Daemon:
         try:
             match (action.button, action.press):
                 case ("confirm", Press.SHORT) if presenter.answer is not None:
-                    self._publish(service.answer(presenter.answer, now))
+                    service.answer(presenter.answer, now)
                 case ("confirm", Press.LONG):
-                    self._publish(service.new_game(now))
+                    service.new_game(now)
                 case ("take_back", Press.SHORT):
-                    self._publish(service.take_back(now))
+                    service.take_back(now)
                 case ("take_back", Press.LONG) if mode is not Mode.SETUP and presenter.side is not None:
-                    self._publish(service.resign(presenter.side, now))
+                    service.resign(presenter.side, now)
                 case ("switch", Press.SHORT) if presenter.question:
                     presenter.next_answer()
                 case ("switch", Press.SHORT) if mode is Mode.SETUP:
-                    self._publish(service.choose_setup(starter=service.referee.starter.opponent, now=now))
+                    service.choose_setup(starter=service.referee.starter.opponent, now=now)
                 case ("switch", Press.LONG) if mode is Mode.SETUP:
                     lineups = self.config.nest.lineup_names
                     following = lineups[(lineups.index(service.referee.lineup) + 1) % len(lineups)]
-                    self._publish(service.choose_setup(lineup=following, now=now))
+                    service.choose_setup(lineup=following, now=now)
         except CommandError as error:
             logger.info("button ignored: %s", error)
         self._show()
@@ -474,10 +481,7 @@ class Daemon:
         try:
             draw()
         except OSError as error:
-            now = self.clock()
-            if now - self._output_failed_at.get(device, float("-inf")) >= ERROR_LOG_EVERY_S:
-                self._output_failed_at[device] = now
-                logger.error("%s: %s; check its wiring", device, error)
+            self._wiring_errors.log(device, error)
 
     def _self_test(self, first: list[ScanUpdate] | None = None) -> None:
         """Scan a few times with nobody touching the nest; report what is wrong on the
@@ -489,7 +493,7 @@ class Daemon:
             return  # a serial scanner has not reported yet: the test runs on its first report
         self._self_tested = True
         findings = boot_checks(scans, self.config.matrix)
-        occupied = sorted(self._cells[p] for p in scans[-1] if p in self._cells)
+        occupied = self._cells_in(scans[-1])
         if 0 < len(occupied) <= EMPTY_NEST_MAX and not self._store_holds_game():
             findings.append(Finding("closed on an empty nest (stuck, or a piece left on?)", tuple(occupied)))
         for finding in findings:

@@ -114,14 +114,14 @@ class Calibration:
         if self.stage is Stage.CLEARING:
             if not active:
                 self.stage = Stage.PLACING
-                return [*messages, *self._announce()]
+                return [*messages, self.prompt()]
             if now - self._started >= self.clear_timeout_s:
                 self.stuck, self.stage = set(closed), Stage.PLACING
-                names = " ".join(f"r{r}c{c}" for r, c in sorted(closed))
+                names = " ".join(place_name(p, {}) for p in sorted(closed))
                 return [
                     *messages,
                     f"These switches stay closed (stuck?): {names}; going on without them.",
-                    *self._announce(),
+                    self.prompt(),
                 ]
         elif self.stage is Stage.PLACING:
             if len(active) > 1:
@@ -144,9 +144,6 @@ class Calibration:
     def _next(self) -> list[str]:
         self.index += 1
         self.stage = Stage.PLACING if self.current is not None else Stage.DONE
-        return self._announce()
-
-    def _announce(self) -> list[str]:
         return [self.prompt()]
 
     def differences(self, configured: Mapping[str, Position]) -> list[str]:

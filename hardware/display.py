@@ -7,9 +7,7 @@ headline is drawn twice the size, to be read from across the table.
 
 from __future__ import annotations
 
-import logging
 import threading
-import time
 from typing import Any
 
 from luma.core.legacy import text, textsize
@@ -17,9 +15,7 @@ from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
 from PIL import Image, ImageDraw
 
 from firmware_host.errors import HardwareError
-from hardware.outputs import Screen
-
-logger = logging.getLogger(__name__)
+from hardware.outputs import Screen, WiringErrors
 
 WIDTH, HEIGHT = 128, 64
 _FONT = proportional(CP437_FONT)
@@ -80,7 +76,7 @@ class OledDisplay:
         self._waiting: Image.Image | None = None
         self._busy = False
         self._stopping = False
-        self._failed_at = float("-inf")
+        self._errors = WiringErrors()
         self._thread: threading.Thread | None = None
         if background:
             self._thread = threading.Thread(target=self._send_frames, name="oled", daemon=True)
@@ -132,10 +128,7 @@ class OledDisplay:
             try:
                 self.device.display(image)
             except OSError as error:
-                now = time.monotonic()
-                if now - self._failed_at >= 60:
-                    self._failed_at = now
-                    logger.error("OLED: %s; check its wiring", error)
+                self._errors.log("OLED", error)
             finally:
                 with self._lock:
                     self._busy = False

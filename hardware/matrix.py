@@ -33,6 +33,11 @@ class GpioMatrix:
             self.close()
             raise
 
+    @property
+    def connected(self) -> bool:
+        """The Pi's own pins: always there."""
+        return True
+
     def scan(self) -> frozenset[Position]:
         """Read every switch once: the positions that are closed."""
         closed: set[Position] = set()

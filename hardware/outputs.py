@@ -3,8 +3,15 @@ presenter decides them."""
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+
+logger = logging.getLogger(__name__)
+
+WIRING_ERROR_EVERY_S = 60.0  # an output that keeps failing is logged at most this often
 
 
 class Blink(Enum):
@@ -44,3 +51,18 @@ class Lights:
     blue_turn: Blink = Blink.OFF
     error: Blink = Blink.OFF
     capture: Blink = Blink.OFF
+
+
+class WiringErrors:
+    """An output that fails (a loose I2C or SPI wire) is logged, but at most once every
+    ``WIRING_ERROR_EVERY_S`` per device: it would otherwise fill the log at every frame."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._logged: dict[str, float] = {}  # device: when its failure was last logged
+
+    def log(self, device: str, error: OSError) -> None:
+        now = self._clock()
+        if now - self._logged.get(device, float("-inf")) >= WIRING_ERROR_EVERY_S:
+            self._logged[device] = now
+            logger.error("%s: %s; check its wiring", device, error)

@@ -41,8 +41,3 @@ class Backoff:
         if self._failures:
             self.logger.info("%s connected again after %d failed attempts", self.name, self._failures)
         self._delay, self._next_try, self._failures = 0.0, 0.0, 0
-
-    @property
-    def failures(self) -> int:
-        """Failed attempts since the last success."""
-        return self._failures

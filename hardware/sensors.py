@@ -30,6 +30,11 @@ class ScanUpdate:
 class SwitchMatrix(Protocol):
     """A source of matrix reports."""
 
+    @property
+    def connected(self) -> bool:
+        """Whether the switches can be read now (a serial scanner's cable may be pulled)."""
+        ...
+
     def poll(self) -> list[ScanUpdate]:
         """The reports available now, oldest first (none if nothing new)."""
         ...

@@ -117,6 +117,8 @@ def test_calibrate_writes_the_map_the_walk_found(tmp_path):
 class ReportsChangesOnly:
     """The serial backend's way: a report when the switches change, none in between."""
 
+    connected = True
+
     def __init__(self, matrix: GpioMatrix) -> None:
         self.matrix = matrix
         self.last: frozenset[tuple[int, int]] | None = None

@@ -153,3 +153,30 @@ def test_a_mistake_is_named_with_its_key(tmp_path, text, key, message):
 def test_a_missing_config_file(tmp_path):
     with pytest.raises(ConfigError, match="cannot read the config: No such file"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_a_nest_of_more_cells_than_the_led_matrix_has(tmp_path):
+    # 91 cells (a hexagon of side 6): more than a MAX7219's 64 LEDs.
+    rows = [[(q, r) for q in range(max(-5, -5 - r), min(5, 5 - r) + 1)] for r in range(-5, 6)]
+    cells = "".join(
+        f"{chr(ord('a') + i)}{number} = [{q}, {r}]\n"
+        for number, row in enumerate(rows, start=1)
+        for i, (q, r) in enumerate(row)
+    )
+    (tmp_path / "big.toml").write_text(
+        'name = "big"\n[sides.red]\nforward = ["NW", "NE"]\nhomebases = ["f1"]\n'
+        '[sides.blue]\nforward = ["SW", "SE"]\nhomebases = ["f11"]\n'
+        '[lineups.small]\ncuckoo = "f1"\nwarblers = ["a1"]\neggs = ["b1"]\n'
+        f"[cells]\n{cells}",
+        encoding="utf-8",
+    )
+    big = (
+        '[game]\nboard = "big.toml"\nlineup = "small"\n'
+        "[sensors.gpio]\nrows = [4, 5, 6, 7, 12, 13, 16, 17, 20, 21, 22, 23]\n"
+        "columns = [18, 19, 24, 25, 26, 27, 14, 15, 10, 11]\n"
+        '[status_lights]\nred_turn = "none"\nblue_turn = "none"\nerror = "none"\ncapture = "none"\n'
+    )
+    config = load_config(write(tmp_path, big + '[cell_lights]\ndriver = "none"\n'))
+    assert len(config.nest.cells) == 91 and len(config.cell_lights.map) == 64
+    with pytest.raises(ConfigError, match=r"cell_lights: .* falls off the 8x8 LED matrix: the nest has more cells"):
+        load_config(write(tmp_path, big))

@@ -98,6 +98,11 @@ def test_long_text_is_cut_to_fit():
     image = render(Screen("A VERY LONG HEADLINE INDEED", ("x" * 80,), "y" * 80))
     assert image.size == (128, 64)
     assert image.getbbox() is not None
+    # Cut, not overflowing: the two rightmost columns stay dark (text starts at x = 2),
+    # but for the footer's rule at y = 55.
+    assert image.crop((126, 0, 128, 55)).getbbox() is None
+    assert image.crop((126, 56, 128, 64)).getbbox() is None
+    assert render(Screen("", ("x" * 80,), "")).crop((2, 20, 128, 30)).getbbox() is not None
 
 
 class SlowLooseDummy(dummy):  # type: ignore[misc]  # luma ships no types

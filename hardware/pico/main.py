@@ -123,7 +123,6 @@ class Scanner:
         self._seq = 0
         self._last_hello_us: int | None = None
         self._last_snapshot_us: int | None = None
-        self.frames_sent = 0
 
     def step(self) -> None:
         """One scan period's work: a HELLO if due, one scan, a SNAPSHOT if due."""
@@ -193,7 +192,6 @@ class Scanner:
     def _send(self, frame: "Hello | Snapshot") -> None:
         self._write(frame.to_bytes())
         self._seq = (self._seq + 1) & 0xFF
-        self.frames_sent += 1
 
 
 def build_scanner() -> Scanner:
