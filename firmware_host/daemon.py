@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gpiozero import GPIOZeroError
 from gpiozero.pins import Factory
@@ -43,6 +43,9 @@ from hardware.display import OledDisplay, open_oled
 from hardware.lights import CellLights, StatusLights, open_max7219
 from hardware.outputs import WiringErrors
 from hardware.sensors import Position, ScanUpdate, SwitchMatrix
+
+if TYPE_CHECKING:
+    from sim.server import WebServer
 
 logger = logging.getLogger(__name__)
 
@@ -517,25 +520,43 @@ def run_daemon(config: Config, devices: Devices, *, web: tuple[str, int] | None 
     """Run until SIGTERM or SIGINT, then stop cleanly; with ``web`` (host, port), serve
     the live game read-only for spectators too (its address then shows on the OLED)."""
     daemon = Daemon(config, devices)
+    server = None
+    if web is not None:
+        from sim.server import WebServer  # the simulator's page, read-only
+
+        server = WebServer(daemon, host=web[0], port=web[1])  # before the start: it hears every signal
+    serve(daemon, server, started=lambda url: logger.info("spectator page at %s", url))
+
+
+def serve(
+    daemon: Daemon,
+    server: WebServer | None = None,
+    *,
+    cannot_serve: Callable[[WebServer, OSError], NestrefError] | None = None,
+    started: Callable[[str], None] = lambda url: None,
+    stopping: Callable[[], None] = lambda: None,
+) -> None:
+    """The daemon's loop, and its web page if there is one, until SIGTERM or SIGINT;
+    then everything stopped cleanly. ``cannot_serve`` words the error when the page's
+    port cannot be had; ``started`` is told the page's address; ``stopping`` runs first
+    on the way out."""
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, stop.set)
-        server = None
-        if web is not None:
-            from sim.server import WebServer  # the simulator's page, read-only
-
-            server = WebServer(daemon, host=web[0], port=web[1])  # before the start: it hears every signal
         try:
             daemon.start()
-            if server is not None and web is not None:
+            if server is not None:
                 try:
                     url = await server.start()
                 except OSError as error:
-                    raise HardwareError(f"web page: cannot serve on {web[0]}:{web[1]}: {error.strerror}") from None
-                logger.info("spectator page at %s", url)
+                    if cannot_serve is not None:
+                        raise cannot_serve(server, error) from None
+                    where = f"{server.host}:{server.port}"
+                    raise HardwareError(f"web page: cannot serve on {where}: {error.strerror}") from None
+                started(url)
             await daemon.run(stop)
         except NestrefError:
             raise
@@ -543,6 +564,7 @@ def run_daemon(config: Config, devices: Devices, *, web: tuple[str, int] | None 
             logger.exception("the daemon failed")
             raise
         finally:
+            stopping()
             if server is not None:
                 await server.stop()
             daemon.close()

@@ -8,20 +8,39 @@ Ctrl-C or SIGTERM.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
-import signal
 import webbrowser
+from dataclasses import dataclass
 from typing import TextIO
 
 from firmware_host.config import Config
-from firmware_host.daemon import Daemon
+from firmware_host.daemon import Daemon, serve
 from firmware_host.errors import NestrefError
 from firmware_host.rules import Position
-from sim.mock_devices import open_mock_nest
+from sim.mock_devices import MockNest, open_mock_nest
 from sim.server import WebServer
 from sim.simulator import Simulator
+
+
+@dataclass
+class Simulation:
+    """The simulator put together: the simulated hardware, the daemon on it, and the
+    table hands act on."""
+
+    nest: MockNest
+    daemon: Daemon
+    simulator: Simulator
+
+
+def build_simulation(config: Config) -> Simulation:
+    """The daemon on simulated hardware for ``config``, with the nest set up with the
+    config's lineup (so game 1 begins as soon as the daemon starts)."""
+    nest = open_mock_nest(config)
+    daemon = Daemon(nest.config, nest.devices)
+    lineup = Position.from_lineup(config.lineup, nest=config.nest)
+    simulator = Simulator(daemon, nest.switches, pieces=lineup.pieces(), button_pin=nest.factory.pin)
+    return Simulation(nest, daemon, simulator)
 
 
 def run_simulator(
@@ -33,41 +52,28 @@ def run_simulator(
     open_browser: bool = True,
     out: TextIO,
 ) -> None:
-    """Serve the simulator until stopped. The nest starts set up with the config's
-    lineup, so game 1 begins at once."""
-    config = dataclasses.replace(config, database=database)
-    nest = open_mock_nest(config)
-    daemon = Daemon(nest.config, nest.devices)
-    lineup = Position.from_lineup(config.lineup, nest=config.nest)
-    simulator = Simulator(daemon, nest.switches, pieces=lineup.pieces(), button_pin=nest.factory.pin)
+    """Serve the simulator until stopped."""
+    simulation = build_simulation(dataclasses.replace(config, database=database))
+    server = WebServer(simulation.daemon, simulation.simulator, host=host, port=port)
 
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
-        server = WebServer(daemon, simulator, host=host, port=port)
-        try:
-            daemon.start()
-            try:
-                url = await server.start()
-            except OSError as error:
-                raise NestrefError(
-                    f"cannot serve on {host}:{port}: {error.strerror or error}"
-                    " (is another nestref sim running? try --port 0 for any free port)"
-                ) from None
-            print(f"Simulator: {url}", file=out, flush=True)
-            if server.pin is not None:
-                print(f"Players on other machines need the PIN {server.pin} (shown on the OLED).", file=out)
-            print("Ctrl-C stops it.", file=out, flush=True)
-            if open_browser:
-                with contextlib.suppress(Exception):  # no browser here (a server): the address is printed
-                    webbrowser.open(url)
-            await daemon.run(stop)
-        finally:
-            simulator.pause()
-            await server.stop()
-            daemon.close()
-            nest.close()
+    def started(url: str) -> None:
+        print(f"Simulator: {url}", file=out, flush=True)
+        if server.pin is not None:
+            print(f"Players on other machines need the PIN {server.pin} (shown on the OLED).", file=out)
+        print("Ctrl-C stops it.", file=out, flush=True)
+        if open_browser:
+            with contextlib.suppress(Exception):  # no browser here (a server): the address is printed
+                webbrowser.open(url)
 
-    asyncio.run(main())
+    def cannot_serve(_: WebServer, error: OSError) -> NestrefError:
+        return NestrefError(
+            f"cannot serve on {host}:{port}: {error.strerror or error}"
+            " (is another nestref sim running? try --port 0 for any free port)"
+        )
+
+    try:
+        serve(
+            simulation.daemon, server, cannot_serve=cannot_serve, started=started, stopping=simulation.simulator.pause
+        )
+    finally:
+        simulation.nest.close()

@@ -51,11 +51,6 @@ class MockSwitchMatrix:
         for column, pin in enumerate(columns):
             factory.pin(pin, pin_class=ColumnPin, matrix=self, column=column)
 
-    @property
-    def closed(self) -> set[Position]:
-        """The switches closed now."""
-        return {(row, column) for column, rows in enumerate(self._closed_rows) for row in rows}
-
     def set(self, position: Position, closed: bool) -> None:
         """Close (a piece's magnet arrives) or open (it leaves) one switch."""
         row, column = position

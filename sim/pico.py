@@ -30,27 +30,17 @@ class SimulatedMatrix:
         self._lock = threading.Lock()
         self._closed: set[Position] = set()
         self._next_scan_flickers: set[Position] = set()
-        self._reading: frozenset[Position] = frozenset()
+        self._levels: dict[int, int] = {}  # row: its column levels, read at the scan's start
         self._selected_row: int | None = None
 
     def set_closed(self, positions: Iterable[Position]) -> None:
         with self._lock:
             self._closed = set(positions)
 
-    @property
-    def closed(self) -> set[Position]:
-        """The switches closed now."""
-        with self._lock:
-            return set(self._closed)
-
     def set(self, position: Position, closed: bool) -> None:
         """Close (a piece's magnet arrives) or open (it leaves) one switch."""
         with self._lock:
             (self._closed.add if closed else self._closed.discard)(position)
-
-    def set_all(self, positions: Iterable[Position]) -> None:
-        """Exactly these switches closed."""
-        self.set_closed(positions)
 
     def flicker_next_scan(self, positions: Iterable[Position]) -> None:
         """The next scan reads these switches the other way; the one after, as before."""
@@ -60,16 +50,15 @@ class SimulatedMatrix:
     def drive_row(self, row: int, is_selected: bool) -> None:
         if is_selected and row == 0:  # a scan starts: what it reads is fixed now
             with self._lock:
-                self._reading = frozenset(self._closed ^ self._next_scan_flickers)
+                reading = self._closed ^ self._next_scan_flickers
                 self._next_scan_flickers = set()
+            self._levels = {}
+            for closed_row, column in reading:  # a closed switch pulls its column low
+                self._levels[closed_row] = self._levels.get(closed_row, 0xFF) & ~(1 << column)
         self._selected_row = row if is_selected else None
 
     def read_columns(self) -> int:
-        levels = 0xFF
-        for row, col in self._reading:
-            if row == self._selected_row:
-                levels &= ~(1 << col)
-        return levels
+        return 0xFF if self._selected_row is None else self._levels.get(self._selected_row, 0xFF)
 
 
 class SimulatedPico:
@@ -149,7 +138,7 @@ class SimulatedPico:
             self._send(garbage)
         if is_dropped or not self._send(frame):
             self.frames_dropped += 1
-        elif isinstance(decode_packet(frame[1:-1]), Snapshot):
+        elif self._flickers_after_snapshot and isinstance(decode_packet(frame[1:-1]), Snapshot):
             with self._lock:
                 flickers, self._flickers_after_snapshot = self._flickers_after_snapshot, set()
             self.matrix.flicker_next_scan(flickers)

@@ -22,10 +22,10 @@ import math
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -50,7 +50,12 @@ _CONTENT_TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css
 
 
 class BadMessageError(ValueError):
-    """A message from a page that is not one the protocol has; nothing was done."""
+    """A message from a page that is not one the protocol has; nothing was done.
+    ``id`` is the message's, when it had a good one (for the page to match the error)."""
+
+    def __init__(self, message: str, id: int | str | None = None) -> None:
+        super().__init__(message)
+        self.id = id
 
 
 # -- what the page sends ----------------------------------------------------------------------
@@ -96,25 +101,28 @@ def parse_message(text: str, *, cells: frozenset[str], lineups: tuple[str, ...],
         raise BadMessageError("not JSON") from None
     if not isinstance(data, dict):
         raise BadMessageError("a message is a JSON object")
+    ident = data.get("id")
+    good_id = (isinstance(ident, int) and not isinstance(ident, bool)) or (isinstance(ident, str) and len(ident) <= 40)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise BadMessageError(f"unknown type {kind!r}" if isinstance(kind, str) else "no type")
-    ident = data.get("id")
-    if ident is not None and not (
-        (isinstance(ident, int) and not isinstance(ident, bool)) or (isinstance(ident, str) and len(ident) <= 40)
-    ):
+        message = f"unknown type {kind!r}" if isinstance(kind, str) else "no type"
+        raise BadMessageError(message, ident if good_id else None)
+    if ident is not None and not good_id:
         raise BadMessageError("id: a number, or a text of up to 40 characters")
     spec = _FIELDS[kind]
     extra = sorted(set(data) - set(spec) - {"type", "id"})
     if extra:
-        raise BadMessageError(f"{kind}: unknown field {extra[0]!r}")
+        raise BadMessageError(f"{kind}: unknown field {extra[0]!r}", ident)
     fields: dict[str, Any] = {}
     for name, (check, required) in spec.items():
         if name not in data:
             if required:
-                raise BadMessageError(f"{kind}: missing {name}")
+                raise BadMessageError(f"{kind}: missing {name}", ident)
             continue
-        fields[name] = _checked(kind, name, check, data[name], cells, lineups, buttons)
+        try:
+            fields[name] = _checked(kind, name, check, data[name], cells, lineups, buttons)
+        except BadMessageError as error:
+            raise BadMessageError(str(error), ident) from None
     return Request(kind, fields, ident)
 
 
@@ -254,7 +262,7 @@ class Page:
     socket: web.WebSocketResponse
     may_act: bool
     sent: dict[str, str] = field(default_factory=dict)  # type → the last message of it sent
-    signals_sent: int = 0  # the number of the last signal sent
+    signals_sent: int = 0  # how many of the server's signals this page has been sent
 
 
 class WebServer:
@@ -281,8 +289,8 @@ class WebServer:
         self._tokens: set[str] = set()
         self._wrong_pins = 0
         self._pins_paused_until = 0.0
-        self._signals: list[tuple[int, dict[str, Any]]] = []  # the last ones, numbered
-        self._signal_count = 0
+        self._signals: deque[str] = deque(maxlen=SIGNALS_KEPT)  # the last ones, as sent
+        self._signal_count = 0  # every signal so far
         self._acting = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self._frames: asyncio.Task[None] | None = None
@@ -369,8 +377,8 @@ class WebServer:
         self.pages.append(page)
         try:
             await self._send(page, self._hello(page))
-            for message in self._snapshot():
-                await self._send_changed(page, message)
+            for kind, text in self._snapshot():
+                await self._send_changed(page, kind, text)
             await self._send_signals(page)
             async for incoming in socket:
                 if incoming.type is WSMsgType.TEXT:
@@ -397,19 +405,18 @@ class WebServer:
             request = parse_message(text, cells=self._cells, lineups=self._lineups, buttons=self._buttons)
         except BadMessageError as error:
             refusal: dict[str, Any] = {"type": "error", "message": str(error)}
-            ident = _id_of(text)
-            if ident is not None:
-                refusal["id"] = ident
+            if error.id is not None:
+                refusal["id"] = error.id
             await self._send(page, refusal)
             return
         reply: dict[str, Any] = {"type": "ack", "id": request.id}
         try:
+            if self.simulator is None:
+                raise SimulatorError("this page is read-only: the game is played on the nest")
             if request.type in _NOT_ACTIONS:
                 await self._authenticate(page, request)
                 if request.type == "pin":
                     reply = {"type": "session", "token": self._new_token(), "id": request.id}
-            elif self.simulator is None:
-                raise SimulatorError("this page is read-only: the game is played on the nest")
             elif not page.may_act:
                 raise SimulatorError("give the PIN shown on the OLED first")
             else:
@@ -425,8 +432,6 @@ class WebServer:
         await self._send_frame()  # what the act changed, at once
 
     async def _authenticate(self, page: Page, request: Request) -> None:
-        if self.simulator is None:
-            raise SimulatorError("this page is read-only: the game is played on the nest")
         if request.type == "resume":
             if request.fields["token"] not in self._tokens:
                 raise SimulatorError("that session has ended: give the PIN again")
@@ -451,21 +456,22 @@ class WebServer:
     # -- sending --
 
     def _on_signal(self, signal: Signal) -> None:
-        self._signal_count += 1
         message = {"type": "signal", "kind": type(signal).__name__, "text": signal.to_text()}
-        self._signals = [*self._signals, (self._signal_count, message)][-SIGNALS_KEPT:]
+        self._signals.append(json.dumps(message, separators=(",", ":")))
+        self._signal_count += 1
 
     async def _send_signals(self, page: Page) -> None:
-        for number, message in self._signals:
-            if number > page.signals_sent:
-                await self._send(page, message)
-                page.signals_sent = number
+        unsent = min(self._signal_count - page.signals_sent, len(self._signals))
+        page.signals_sent = self._signal_count
+        for text in list(self._signals)[len(self._signals) - unsent :]:
+            await self._send_text(page, text)
 
-    def _snapshot(self) -> list[dict[str, Any]]:
+    def _snapshot(self) -> list[tuple[str, str]]:
+        """What the page shows now, as (type, text) messages, each encoded once."""
         messages = [self.picture.table(), self.picture.oled(), self.picture.lights(), self.picture.game()]
         if self.simulator is not None:
             messages += [self.simulator.replay_message(), self.simulator.recording_message()]
-        return messages
+        return [(message["type"], json.dumps(message, separators=(",", ":"))) for message in messages]
 
     async def _send_frames(self) -> None:
         while True:
@@ -479,13 +485,12 @@ class WebServer:
         messages = self._snapshot() if self.pages else []
         for page in list(self.pages):
             await self._send_signals(page)
-            for message in messages:
-                await self._send_changed(page, message)
+            for kind, text in messages:
+                await self._send_changed(page, kind, text)
 
-    async def _send_changed(self, page: Page, message: Mapping[str, Any]) -> None:
-        text = json.dumps(message, separators=(",", ":"))
-        if page.sent.get(message["type"]) != text:
-            page.sent[message["type"]] = text
+    async def _send_changed(self, page: Page, kind: str, text: str) -> None:
+        if page.sent.get(kind) != text:
+            page.sent[kind] = text
             await self._send_text(page, text)
 
     async def _send(self, page: Page, message: Mapping[str, Any]) -> None:
@@ -496,18 +501,6 @@ class WebServer:
         if not page.socket.closed:
             with contextlib.suppress(ConnectionError, RuntimeError):  # the page has just gone
                 await page.socket.send_str(text)
-
-
-def _id_of(text: str) -> int | str | None:
-    """The id of a message refused, if it had a good one, for the page to match."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    ident = data.get("id") if isinstance(data, dict) else None
-    if (isinstance(ident, int) and not isinstance(ident, bool)) or (isinstance(ident, str) and len(ident) <= 40):
-        return ident
-    return None
 
 
 def _is_loopback(host: str) -> bool:
@@ -534,8 +527,3 @@ def _address_shown(host: str) -> str:
         probe.connect(("10.255.255.255", 1))  # a UDP "connect" only picks the route
         return str(probe.getsockname()[0])
     return socket.gethostname()
-
-
-def web_files() -> Path:
-    """The page's folder (for the docs and the tests)."""
-    return Path(str(resources.files("sim").joinpath("web")))

@@ -56,7 +56,6 @@ class Table:
         self.hand: list[HeldPiece] = []  # in the order lifted
         self.box: list[HeldPiece] = []
         self._next_id = 1
-        self.changes = 0  # acts so far: the page's picture is redrawn when this moves
         self._unknown: list[str] = []  # cells a sensor log filled before the piece was known
         for cell, piece in (cells or {}).items():
             self._occupy(self.nest.check_cell(cell), piece)
@@ -89,14 +88,12 @@ class Table:
         held = self._held(self.box, piece_id, "in the box")
         self.box.remove(held)
         self.hand.append(held)
-        self.changes += 1
 
     def drop(self, piece_id: int) -> None:
         """A piece from the hand into the box."""
         held = self._held(self.hand, piece_id, "in the hand")
         self.hand.remove(held)
         self.box.append(held)
-        self.changes += 1
 
     def letters(self) -> dict[str, str]:
         """What stands on each occupied cell: a piece's letter, or ``?`` for a piece not
@@ -113,7 +110,6 @@ class Table:
                 self.knock(cell)
         self.box += self.hand
         self.hand = []
-        self.changes += 1
 
     def set_up(self, pieces: Mapping[str, Piece]) -> Iterable[None]:
         """Clear the nest, then put ``pieces`` on it one at a time, in reading order:
@@ -127,10 +123,8 @@ class Table:
 
     def set_exactly(self, pieces: Mapping[str, Piece]) -> None:
         """The nest holds exactly ``pieces``, at once (a replay's starting position)."""
-        self.clear()
-        for cell in sorted(pieces, key=self.nest.index):
-            self.box.remove(self._from_box(pieces[cell]))
-            self._occupy(cell, pieces[cell])
+        for _ in self.set_up(pieces):
+            pass
 
     def sense(self, cell: str, occupied: bool) -> None:
         """A switch change from a sensor log, made real on the table as best it can be:
@@ -195,12 +189,10 @@ class Table:
 
     def _occupy(self, cell: str, piece: Piece) -> None:
         self.cells[cell] = piece
-        self.changes += 1
         self._switch(cell, True)
 
     def _vacate(self, cell: str) -> Piece:
         piece = self.cells.pop(cell)
-        self.changes += 1
         self._switch(cell, False)
         return piece
 

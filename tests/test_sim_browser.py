@@ -11,6 +11,7 @@ on what the page shows instead, and so also check the page keeps to that policy.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import queue
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, WebSocket, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -514,6 +516,8 @@ def test_screenshot_of_a_game(page: Page) -> None:
     lift(page, "c6")
     expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
     png = page.screenshot()
-    assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 1280
     if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
         SCREENSHOT.write_bytes(png)
+    # The README shows the picture: it is there, and of the page as the tests see it.
+    with Image.open(io.BytesIO(png)) as taken, Image.open(SCREENSHOT) as shown:
+        assert taken.size == shown.size == (1280, 800)
