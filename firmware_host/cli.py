@@ -11,11 +11,12 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 from firmware_host import __version__
 from firmware_host.drawing import nest_svg, text_diagram
+from firmware_host.engine import Engine, Limits, SearchResult, level
 from firmware_host.errors import HardwareError, NestrefError, NotationError
 from firmware_host.files import read_text, write_text
 from firmware_host.referee.referee import Settings
@@ -23,7 +24,7 @@ from firmware_host.referee.sensor_log import read_sensor_log
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
-from firmware_host.rules import IllegalMoveError, Move, Nest, Outcome, Position, divide, perft
+from firmware_host.rules import PASS, IllegalMoveError, Move, Nest, Outcome, Position, Side, divide, perft
 
 EXIT_UNAVAILABLE = 1  # the hardware or the disk is not there now: trying again may work
 EXIT_BAD_INPUT = 2  # a bad command line, file or config: trying again will not help
@@ -226,6 +227,88 @@ def run_sim(args: argparse.Namespace, out: TextIO) -> None:
     run_simulator(config, host=args.host, port=args.port, database=args.db, open_browser=not args.no_browser, out=out)
 
 
+ANALYSE_SECONDS = 2.0  # the default time of ``nestref analyse``
+
+
+def run_analyse(args: argparse.Namespace, out: TextIO) -> None:
+    """The engine's best move: ``bestmove <move>`` first (tools read that line), then the
+    score, depth, nodes, time and the line it expects."""
+    nest = _nest(args)
+    position = Position.from_nfn(" ".join(args.nfn), nest=nest) if args.nfn else Position.from_lineup(nest=nest)
+    seconds = args.time if args.time is not None or args.nodes is not None else ANALYSE_SECONDS
+    result = Engine().search(position, Limits(nodes=args.nodes, seconds=seconds), clock=time.monotonic)
+    print(f"bestmove {result.move}", file=out)
+    print(f"score {result.score_text()}", file=out)
+    print(f"depth {result.depth}", file=out)
+    print(f"nodes {result.nodes}", file=out)
+    print(f"time {result.seconds or 0.0:.2f} s", file=out)
+    print(f"pv {' '.join(map(str, result.pv))}", file=out)
+
+
+def run_play(args: argparse.Namespace, out: TextIO) -> None:
+    """A game against the engine in the terminal: the human's moves from standard input."""
+    nest = _nest(args)
+    chosen = level(args.level)
+    human = Side.from_text(args.side)
+    position = Position.from_lineup(args.lineup, nest=nest)
+    engine = Engine(seed=args.seed)
+    lines = iter(sys.stdin.readline, "")
+    print(f"You play {human.label} against level {chosen.number} ({chosen.name}). Red starts.", file=out)
+    print("Enter moves such as c3-c4 or d4xe5; 'moves' lists yours, 'quit' ends the game.", file=out)
+    while (outcome := position.outcome()) is None:
+        print(f"\n{text_diagram(position)}\n", file=out)
+        if position.turn is human:
+            move = _ask_move(position, lines, out)
+            if move is None:
+                print("Game abandoned.", file=out)
+                return
+        else:
+            result = engine.choose(position, chosen, clock=time.monotonic)
+            move = result.move
+            print(f"{position.turn.label} plays {move} ({_engine_view(result)})", file=out)
+        position.push(move)
+    print(f"\n{text_diagram(position)}\n", file=out)
+    verdict = "a draw" if outcome.winner is None else "you win" if outcome.winner is human else "you lose"
+    print(f"Game over: {outcome}: {verdict}.", file=out)
+
+
+def _engine_view(result: SearchResult) -> str:
+    return f"score {result.score_text()} for it, depth {result.depth}"
+
+
+def _ask_move(position: Position, lines: Iterator[str], out: TextIO) -> Move | None:
+    """The human's next legal move, asked until one is given; None on ``quit`` or at the
+    end of the input. A side without a move passes by itself."""
+    moves = position.legal_moves()
+    if moves == [PASS]:
+        print(f"{position.turn.label} has no legal move and passes.", file=out)
+        return PASS
+    while True:
+        print(f"your move ({position.turn.label}): ", end="", file=out, flush=True)
+        line = next(lines, None)
+        if line is None:  # the end of the input
+            print(file=out)
+            return None
+        text = line.strip()
+        if not text:
+            continue
+        if text in ("quit", "exit"):
+            return None
+        if text == "moves":
+            print(" ".join(str(move) for move in _sorted_moves(position)), file=out)
+            continue
+        try:
+            move = Move.from_text(text)
+        except NotationError as error:
+            print(error, file=out)
+            continue
+        illegal = position.check_move(move)
+        if illegal is not None:
+            print(illegal, file=out)
+            continue
+        return move
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -280,6 +363,20 @@ def _depth(text: str) -> int:
     if depth < 0:
         raise argparse.ArgumentTypeError(f"the depth must not be negative, got {depth}")
     return depth
+
+
+def _seconds(text: str) -> float:
+    seconds = _speed(text)
+    if seconds == 0:
+        raise argparse.ArgumentTypeError("the time must be more than 0")
+    return seconds
+
+
+def _count(text: str) -> int:
+    count = _depth(text)
+    if count == 0:
+        raise argparse.ArgumentTypeError("the number of nodes must be at least 1")
+    return count
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -360,6 +457,26 @@ def build_parser() -> argparse.ArgumentParser:
     wiring.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
     wiring.add_argument("--output", metavar="FILE", help="where to write it (default: print it)")
     wiring.set_defaults(run=run_wiring)
+
+    analyse = commands.add_parser("analyse", parents=[board], help="the computer opponent's best move in a position")
+    analyse.add_argument(
+        "nfn", nargs="*", metavar="NFN", help="the position (default: the standard start, red to move)"
+    )
+    analyse.add_argument(
+        "--time",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"think this long (default {ANALYSE_SECONDS:g} without --nodes)",
+    )
+    analyse.add_argument("--nodes", type=_count, metavar="N", help="stop after this many positions searched")
+    analyse.set_defaults(run=run_analyse)
+
+    game = commands.add_parser("play", parents=[board], help="play a game against the computer in the terminal")
+    game.add_argument("--level", type=int, required=True, metavar="N", help="1 (beginner) to 5 (strongest)")
+    game.add_argument("--side", choices=("red", "blue"), default="red", help="your side (default red; red starts)")
+    game.add_argument("--lineup", metavar="NAME", help="standard (default), advanced-1, advanced-2")
+    game.add_argument("--seed", type=int, default=0, help="the seed of the computer's deliberate mistakes (default 0)")
+    game.set_defaults(run=run_play)
 
     draw = commands.add_parser("board", parents=[board, start], help="draw the nest as an SVG picture")
     draw.add_argument("--svg", metavar="FILE", required=True, help="where to write the picture")

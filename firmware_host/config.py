@@ -14,8 +14,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from firmware_host.engine import LEVELS
 from firmware_host.errors import ConfigError, NestrefError
-from firmware_host.logs import LEVELS
+from firmware_host.logs import LEVELS as LOG_LEVELS
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensing import Timing
 from firmware_host.rules import Nest, Side
@@ -23,6 +24,7 @@ from firmware_host.toml_checks import TomlChecker
 from hardware.sensors import Position
 
 BUTTONS = ("confirm", "take_back", "switch")
+PLAYERS = ("human", "computer")
 LIGHTS = ("red_turn", "blue_turn", "error", "capture")
 GPIO_PINS = range(28)  # BCM 0-27 on the 40-pin header
 ID_PINS = {0: "ID_SD (the HAT EEPROM)", 1: "ID_SC (the HAT EEPROM)"}
@@ -81,6 +83,7 @@ class Config:
     cell_lights: CellLights
     buttons: dict[str, int | None]  # button: BCM pin, or None for a switch in the matrix
     log_level: str
+    computer_level: int  # the computer's level (firmware_host.engine.LEVELS); it plays referee.computers
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -140,8 +143,16 @@ class _ConfigReader(TomlChecker):
         lineup = self.string(game["lineup"], "game.lineup", nest.lineup_names)
         first_starter = Side.from_text(self.string(game["first_starter"], "game.first_starter", ("red", "blue")))
         timing = self.timing(data["timing"])
+        players = data["players"]
+        computers = frozenset(
+            side for side in Side if self.string(players[side.label], f"players.{side.label}", PLAYERS) == "computer"
+        )
+        computer_level = self.integer(players["level"], "players.level", 1, len(LEVELS))
         referee = Settings(
-            timing=timing, lenient=self.boolean(game["lenient"], "game.lenient"), first_starter=first_starter
+            timing=timing,
+            lenient=self.boolean(game["lenient"], "game.lenient"),
+            first_starter=first_starter,
+            computers=computers,
         )
         storage = data["storage"]
         database = self.string(storage["database"], "storage.database")
@@ -156,7 +167,7 @@ class _ConfigReader(TomlChecker):
         display = self.display(data["display"])
         lights = self.status_lights(data["status_lights"])
         cell_lights = self.cell_lights(data["cell_lights"], nest)
-        level = self.string(data["logging"]["level"], "logging.level", tuple(LEVELS))
+        level = self.string(data["logging"]["level"], "logging.level", tuple(LOG_LEVELS))
         config = Config(
             source=self.source,
             nest=nest,
@@ -171,6 +182,7 @@ class _ConfigReader(TomlChecker):
             cell_lights=cell_lights,
             buttons=buttons,
             log_level=level,
+            computer_level=computer_level,
         )
         self.check_pins(config)
         return config

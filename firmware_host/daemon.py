@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import logging
 import queue
 import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,16 +29,18 @@ from typing import TYPE_CHECKING, Any, TextIO
 from gpiozero import GPIOZeroError
 from gpiozero.pins import Factory
 
+from firmware_host.computer import ComputerPlayer
 from firmware_host.config import Config
 from firmware_host.controls import ButtonAction, ButtonGestures, Press
 from firmware_host.diagnostics import Finding, boot_checks
+from firmware_host.engine import SearchResult
 from firmware_host.errors import HardwareError, NestrefError
 from firmware_host.presenter import Presenter, View
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
-from firmware_host.rules import Piece, Side
+from firmware_host.rules import Move, Piece, Side
 from firmware_host.rules import Position as GamePosition
 from hardware.buttons import PinButtons
 from hardware.display import OledDisplay, open_oled
@@ -54,6 +58,10 @@ ACTIVE_S = 30.0  # after a change, scan fast for this long
 EMPTY_NEST_MAX = 3  # at most this many closed switches at start look like faults, not pieces
 SENSOR_LOG_BYTES = 16 * 1024 * 1024  # a sensor log is closed and a new one begun at this size
 SENSOR_LOGS_KEPT = 10  # the newest sensor logs kept; older ones are deleted
+# While the computer thinks, its thread hands the interpreter back to the loop this often.
+# Python's default, 5 ms, makes the loop's turns start up to 12 ms late (p99), 0.5 ms
+# about 5 ms, for no loss of search speed (benchmarks/computer_at_the_nest.py).
+SWITCH_INTERVAL_S = 0.0005
 
 
 @dataclass
@@ -148,12 +156,27 @@ class Daemon:
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         address: str = "",
+        computer_seed: int | None = None,
     ) -> None:
+        """``computer_seed`` makes the computer's choices repeatable (tests); by default
+        it is drawn from the wall clock, and logged."""
         self.config = config
         self.devices = devices
         self.clock = clock
         self.wall_clock = wall_clock
-        self.presenter = Presenter(config.nest, address=address)
+        self.presenter = Presenter(
+            config.nest,
+            address=address,
+            computers=config.referee.computers,
+            computer_level=config.computer_level,
+        )
+        seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
+        self.computer = ComputerPlayer(
+            level_number=config.computer_level,
+            seed=seed,
+            clock=clock,
+            deliver=lambda history, result: self.post(lambda: self._computer_chose(history, result)),
+        )
         self.gestures = ButtonGestures()
         self.service: RefereeService | None = None  # started once the switches are read
         self._t0 = clock()
@@ -170,6 +193,7 @@ class Daemon:
         self._sensor_log_given_up = False
         self._self_tested = False
         self._paused = False
+        self._switch_interval = sys.getswitchinterval()  # Python's own, restored on close
         self._wiring_errors = WiringErrors(clock)
         self.findings: list[str] = []
         self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
@@ -191,12 +215,16 @@ class Daemon:
         pins = {name: pin for name, pin in config.buttons.items() if pin is not None}
         if pins:
             self._pin_buttons = PinButtons(pins, pin_factory=self.devices.pin_factory, on_change=self.button_changed)
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         self._self_test()
         self._show()
         logger.info("daemon started", extra={"fields": {"backend": config.sensors.backend, "nest": config.nest.name}})
 
     def close(self) -> None:
         """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
+        self.computer.close()
+        sys.setswitchinterval(self._switch_interval)
         if self._pin_buttons is not None:
             self._pin_buttons.close()
         self._close_sensor_log()
@@ -263,6 +291,7 @@ class Daemon:
             if self.service.storage_ok != self.presenter.storage_ok:
                 self.presenter.storage_ok = self.service.storage_ok
                 self._show()
+        self._drive_computer()
         self._refresh()
 
     def restart(self) -> None:
@@ -283,6 +312,63 @@ class Daemon:
         taken now, not when the loop gets to it, so a press is timed right."""
         now = self.now_ms()
         self.post(lambda: self._on_button_change(name, pressed, now))
+
+    # -- the computer -----------------------------------------------------------------------
+
+    def _drive_computer(self) -> None:
+        """Have the computer choose while the referee wants its move; stop it otherwise."""
+        service = self.service
+        if service is None or self._paused or not service.referee.wants_computer_move:
+            self.computer.want(None)
+            return
+        self.computer.want(service.referee.position)
+
+    def _computer_chose(self, history: tuple[Move, ...], result: SearchResult) -> None:
+        """The engine's choice, in the loop: shown, if still wanted for that position."""
+        service = self.service
+        if service is None or not self.computer.is_searching_for(history):
+            return  # a take back, a new game or a person taking over came first
+        position = service.referee.position
+        if position is None or position.move_stack != history or not service.referee.wants_computer_move:
+            return
+        self.computer.delivered()
+        logger.info(
+            "the computer chose %s",
+            result.move,
+            extra={
+                "fields": {
+                    "score": result.score_text(),
+                    "depth": result.depth,
+                    "nodes": result.nodes,
+                    "pv": " ".join(map(str, result.pv)),
+                }
+            },
+        )
+        try:
+            self._publish(service.play_computer_move(result.move, self.now_ms()))
+        except CommandError as error:
+            logger.error("the computer's move was not taken: %s", error)
+
+    def set_players(self, computers: frozenset[Side], level_number: int | None = None) -> None:
+        """The computer plays ``computers`` (none: people play both), at ``level_number``
+        if given; from the loop (the web page posts it). Raises
+        :class:`~firmware_host.engine.UnknownLevelError` for a level that does not exist."""
+        if level_number is not None:
+            self.computer.set_level(level_number)
+            self.presenter.computer_level = level_number
+        self.presenter.computers = computers
+        if self.service is not None:
+            self._publish(self.service.set_computers(computers, self.now_ms()))
+        logger.info(
+            "players",
+            extra={
+                "fields": {
+                    "computer": " ".join(side.label for side in Side if side in computers) or "none",
+                    "level": self.computer.level.number,
+                }
+            },
+        )
+        self._show()
 
     def _check_link(self) -> None:
         """A serial scanner may come and go (a pulled cable): say so on the OLED."""
@@ -341,7 +427,7 @@ class Daemon:
         occupied = self._cells_in(closed)
         self.service = RefereeService.start(
             config.nest,
-            settings=config.referee,
+            settings=dataclasses.replace(config.referee, computers=self.presenter.computers),  # as last chosen
             store=self._store,
             announce=self._announce,
             lineup=config.lineup,
@@ -425,6 +511,8 @@ class Daemon:
             match (action.button, action.press):
                 case ("confirm", Press.SHORT) if presenter.answer is not None:
                     service.answer(presenter.answer, now)
+                case ("confirm", Press.SHORT) if mode is Mode.SETUP:
+                    self.set_players(_next_players(service.referee.computers))
                 case ("confirm", Press.LONG):
                     service.new_game(now)
                 case ("take_back", Press.SHORT):
@@ -514,6 +602,17 @@ class Daemon:
     @property
     def view(self) -> View:
         return self.presenter.view
+
+
+PLAYER_CYCLE: tuple[frozenset[Side], ...] = (frozenset(), frozenset({Side.BLUE}), frozenset({Side.RED}))
+"""What the confirm button steps through between games: people on both sides, the
+computer playing blue, the computer playing red."""
+
+
+def _next_players(computers: frozenset[Side]) -> frozenset[Side]:
+    """The players after ``computers`` in :data:`PLAYER_CYCLE` (both computers: people)."""
+    index = PLAYER_CYCLE.index(computers) if computers in PLAYER_CYCLE else -1
+    return PLAYER_CYCLE[(index + 1) % len(PLAYER_CYCLE)]
 
 
 def run_daemon(config: Config, devices: Devices, *, web: tuple[str, int] | None = None) -> None:

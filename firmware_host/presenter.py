@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_host.referee.signals import (
+    ComputerMove,
     Corrected,
     CorrectionCause,
     CorrectionNeeded,
@@ -105,11 +106,17 @@ class Presenter:
     sensors_connected: bool = True
     storage_ok: bool = True  # False while moves cannot be recorded (a full disk)
     notice: str = ""  # from the boot self-test, until the first move
+    computers: frozenset[Side] = frozenset()  # the sides the computer plays
+    computer_level: int = 0
+    thinking: bool = False  # the computer is choosing the move of the side to move
+    computer_move: Move | None = None  # the computer's move, for the players to make
 
     def apply(self, signal: Signal) -> None:
         """Take in one signal."""
         if isinstance(signal, GameStarted | GameOver | GameAbandoned | CorrectionNeeded):
             self.question = ()  # whatever was asked no longer stands
+        if isinstance(signal, GameStarted | GameAbandoned | TakenBack):
+            self.thinking, self.computer_move = False, None
         if isinstance(signal, GameStarted):
             self.view, self.game, self.last_move, self.outcome, self.set_winner = (
                 View.PLAYING,
@@ -124,6 +131,9 @@ class Presenter:
         elif isinstance(signal, TurnStarted):
             self.view, self.side, self.captures = View.PLAYING, signal.side, signal.captures
             self.refused, self.correction, self.question = None, None, ()
+            self.thinking, self.computer_move = signal.by_computer, None
+        elif isinstance(signal, ComputerMove):
+            self.thinking, self.computer_move = False, signal.move
         elif isinstance(signal, MoveAccepted):
             self.last_move, self.warning, self.position, self.notice = signal.move, "", signal.nfn, ""
         elif isinstance(signal, MissedCapture):
@@ -143,6 +153,7 @@ class Presenter:
         elif isinstance(signal, TakenBack):
             self.last_move = None
         elif isinstance(signal, GameOver):
+            self.thinking, self.computer_move = False, None
             self.view, self.outcome, self.score, self.set_winner = (
                 View.OVER,
                 signal.outcome,
@@ -225,6 +236,9 @@ class Presenter:
         if self.view is View.SETUP and self.setup is not None:
             setup = self.setup
             todo = [f"game {setup.number}: {setup.starter.label} starts"]
+            if self.computers:
+                sides = " & ".join(side.label for side in Side if side in self.computers)
+                todo.append(f"computer: {sides} L{self.computer_level}")
             if setup.fill or setup.empty:
                 todo.append(f"fill {len(setup.fill)}, empty {len(setup.empty)}")
                 first = [f"+{cell}" for cell in setup.fill[:3]] + [f"-{cell}" for cell in setup.empty[:2]]
@@ -233,6 +247,10 @@ class Presenter:
         if self.side is None:
             return Screen("nestref", (), footer)
         last = f"last: {self.last_move}" if self.last_move is not None else "first move"
+        if self.computer_move is not None:  # the move in big letters, to read across the table
+            return Screen(str(self.computer_move), ("computer's move", "make it on the nest"), footer)
+        if self.thinking:
+            return Screen("THINKING", (f"computer is {self.side.label}", last), footer)
         if self.captures:
             return Screen(
                 "CAPTURE",
@@ -311,7 +329,12 @@ class Presenter:
             cell = self._deciding_cell()
             if cell is not None:
                 lit[cell] = Blink.FAST
-        elif self.view is View.PLAYING:
+        elif self.view is View.PLAYING and self.computer_move is not None:
+            move = self.computer_move
+            if move.origin is not None and move.target is not None:
+                lit[move.origin] = Blink.SLOW  # what to do next: this piece...
+                lit[move.target] = Blink.ON  # ...to here (the piece it captures stands here)
+        elif self.view is View.PLAYING and not self.thinking:
             for move in self.captures:
                 if move.origin is not None and move.target is not None:
                     lit[move.origin] = Blink.SLOW

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from firmware_host.daemon import Daemon
+from firmware_host.engine import LEVELS
 from firmware_host.referee.signals import Signal
 from firmware_host.rules import Side
 from hardware.display import render
@@ -61,7 +62,7 @@ class BadMessageError(ValueError):
 # -- what the page sends ----------------------------------------------------------------------
 
 # Each type's fields: name → (kind, required). Kinds: "cell", "cells", "int", "bool",
-# "number", "text", "lineup", "button".
+# "number", "text", "lineup", "button", "player", "level".
 _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "lift": {"cell": ("cell", True)},
     "put": {"cell": ("cell", True), "piece": ("int", False)},
@@ -71,6 +72,7 @@ _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "drop": {"piece": ("int", True)},
     "button": {"name": ("button", True), "hold": ("bool", False)},
     "setup": {"lineup": ("lineup", False)},
+    "players": {"red": ("player", True), "blue": ("player", True), "level": ("level", False)},
     "clear": {},
     "pin": {"pin": ("text", True)},
     "resume": {"token": ("text", True)},
@@ -161,6 +163,10 @@ def _checked(
             raise BadMessageError(f"{where}: {value!r} is not one of: {', '.join(lineups)}")
     elif check == "button" and value not in buttons:
         raise BadMessageError(f"{where}: {value!r} is not one of: {', '.join(buttons)}")
+    elif check == "player" and value not in ("human", "computer"):
+        raise BadMessageError(f"{where}: {value!r} is not one of: human, computer")
+    elif check == "level" and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= len(LEVELS)):
+        raise BadMessageError(f"{where}: a level from 1 to {len(LEVELS)}")
     return value
 
 
@@ -249,6 +255,10 @@ class Picture:
             "score": list(presenter.score),
             "nfn": position.to_nfn() if position is not None else "",
             "view": presenter.view.value,
+            "players": {side.label: "computer" if side in presenter.computers else "human" for side in Side},
+            "level": presenter.computer_level,
+            "thinking": presenter.thinking and playing,
+            "computer_move": str(presenter.computer_move) if presenter.computer_move and playing else None,
         }
 
 
@@ -398,6 +408,7 @@ class WebServer:
             "nest": self.picture.nest(),
             "buttons": list(self._buttons),
             "lineups": list(self._lineups),
+            "levels": [{"number": level.number, "name": level.name} for level in LEVELS],
         }
 
     async def _answer(self, page: Page, text: str) -> None:

@@ -112,6 +112,9 @@ class Simulator:
                     await self.press(fields["name"], hold=fields.get("hold", False))
                 case "setup":
                     await self.set_up(fields.get("lineup"))
+                case "players":
+                    computers = frozenset(side for side in Side if fields[side.label] == "computer")
+                    self.daemon.set_players(computers, fields.get("level"))
                 case "log_load":
                     await self.load_log(fields["text"])
                 case "replay_play":

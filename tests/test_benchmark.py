@@ -41,3 +41,15 @@ def test_the_daemon_benchmark_reports_its_figures(capsys):
     assert lines[3].startswith("daemon in play (200 Hz): CPU ")
     assert lines[4].startswith("switch to command")
     assert lines[-1].startswith("budget: ")
+
+
+def test_the_computer_at_the_nest_benchmark_reports_its_figures(capsys):
+    from benchmarks import computer_at_the_nest
+
+    assert computer_at_the_nest.main(["--positions", "1", "--seconds", "0.3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" (")[0] for line in lines[1:6]] == [f"level {n}" for n in range(1, 6)]
+    assert lines[6].startswith("peak RSS grew by ")
+    assert lines[7].startswith("loop, no search (")
+    assert lines[8].startswith("loop, searching (")
+    assert lines[-1].startswith("ratio (p99 lateness + p99 turn, searching / no search): ")

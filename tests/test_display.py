@@ -15,8 +15,9 @@ from luma.core.device import dummy
 from PIL import Image
 
 from firmware_host.presenter import Presenter
+from firmware_host.referee.referee import Settings
 from firmware_host.referee.signals import Signal
-from firmware_host.rules import Nest, Position, Side
+from firmware_host.rules import Move, Nest, Position, Side
 from hardware.display import OledDisplay, render
 from hardware.outputs import Screen
 from tests.helpers import setup
@@ -37,6 +38,9 @@ def scenes() -> dict[str, list[Signal]]:
     start = Position.from_lineup
     resigned = Table(start())
     resigned.signals += resigned.referee.resign(Side.BLUE, 500)
+    against = Table(start(), settings=Settings(computers=frozenset({Side.BLUE})))
+    thinking = list(played(against, "c3- c4+"))
+    against.signals += against.referee.play_computer_move(Move.from_text("c7-d6"), against.time)
     return {
         "turn": played(Table(start()), "c3- c4+", "c7- d6+"),
         "capture": played(Table(start()), "c3- c4+", "c7- d6+", "c4- c5+", "d6- d5+"),
@@ -46,6 +50,8 @@ def scenes() -> dict[str, list[Signal]]:
         "winner": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+"),
         "set-up": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+", "a1-"),
         "resigned": resigned.signals,
+        "thinking": thinking,
+        "computer-move": against.signals,
     }
 
 
@@ -84,6 +90,8 @@ def test_the_screens_say_what_the_players_need():
     assert screens["set-up"].headline == "SET UP"
     assert screens["set-up"].lines[0] == "game 2: blue starts"
     assert screens["resigned"].lines == ("blue resigned",)
+    assert screens["thinking"].lines == ("computer is blue", "last: c3-c4")
+    assert screens["computer-move"].headline == "c7-d6"
 
 
 def test_a_screen_is_drawn_only_when_it_changes():

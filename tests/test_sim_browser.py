@@ -285,6 +285,23 @@ def test_an_illegal_move_is_shown_until_it_is_put_right(page: Page) -> None:
     expect(moves(page)).to_have_text(["c3-c4"])
 
 
+def test_the_computer_plays_blue_once_chosen_on_the_page(page: Page) -> None:
+    page.select_option("#computer-level", "1")
+    page.select_option("#player-blue", "computer")
+    expect(page.locator("#computer-state")).to_have_text("level 1, waiting")
+    move_by_hand(page, "c3", "c4")
+    # The computer's move, in big letters on the OLED; its cells lit on the nest.
+    expect(page.locator("#computer-state")).to_have_text(re.compile(r"^plays [a-i]\d-[a-i]\d: make it on the nest$"))
+    chosen = str(page.evaluate("window.nestref.game.computer_move"))
+    origin, target = chosen.split("-")
+    expect(oled(page)).to_have_attribute("alt", re.compile(rf"^{chosen} / computer's move / make it"))
+    expect(cell(page, target)).to_have_class(re.compile(r"\blit\b"))
+    move_by_hand(page, origin, target)
+    expect(moves(page)).to_have_text(["c3-c4", chosen])
+    expect_turn(page, "red")
+    expect(page.locator("#player-blue")).to_have_value("computer")
+
+
 def test_a_fast_drag_slides_over_the_cells_it_jumped(page: Page) -> None:
     # One mouse move from c3 to c5: the page fills in c4, as the piece crosses it.
     slide(page, "c3", "c5", steps=1)

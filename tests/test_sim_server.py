@@ -19,7 +19,7 @@ import pytest
 from firmware_host.cli import main
 from firmware_host.config import Config, load_config
 from firmware_host.daemon import Daemon
-from firmware_host.rules import Position, Side
+from firmware_host.rules import Move, Position, Side
 from sim.app import build_simulation
 from sim.mock_devices import MockNest
 from sim.server import MAX_MESSAGE_BYTES, PIN_TRIES, WebServer
@@ -177,6 +177,28 @@ async def test_a_capture_by_pushing_the_captured_piece_off(aiohttp_client, runni
     await page.close()
 
 
+async def test_the_computer_plays_blue_when_the_page_says_so(aiohttp_client, running):
+    page = await connect(aiohttp_client, running.server)
+    assert [level["number"] for level in page.latest["hello"]["levels"]] == [1, 2, 3, 4, 5]
+    assert page.latest["game"]["players"] == {"red": "human", "blue": "human"}
+    await page.act({"type": "players", "red": "human", "blue": "computer", "level": 1})
+    await page.until(lambda: page.latest["game"]["players"] == {"red": "human", "blue": "computer"})
+    assert page.latest["game"]["level"] == 1
+    await page.act({"type": "slide", "path": ["c3", "c4"]})
+    await page.until(lambda: page.latest["game"]["computer_move"] is not None)
+    move = Move.from_text(page.latest["game"]["computer_move"])
+    await page.until(lambda: page.latest["oled"]["headline"] == str(move))
+    assert move.origin is not None and move.target is not None
+    middle = running.daemon.config.nest.between(move.origin, move.target)
+    path = [move.origin, *([middle] if middle else []), move.target]
+    await page.act({"type": "slide", "path": path})
+    await page.until(lambda: page.moves() == ["c3-c4", str(move)])
+    assert page.latest["game"]["computer_move"] is None
+    await page.until(lambda: "turn red" in page.signals)
+    assert any(text.startswith("computer plays ") for text in page.signals)
+    await page.close()
+
+
 async def test_knock_take_drop_clear_and_set_up(aiohttp_client, running):
     page = await connect(aiohttp_client, running.server)
     await page.act({"type": "knock", "cell": "a9"})
@@ -278,6 +300,12 @@ async def test_what_is_recorded_replays_to_the_same_moves(aiohttp_client, runnin
         ('{"type": "button", "name": "reset"}', "button: name: 'reset' is not one of: confirm, take_back, switch"),
         ('{"type": "button", "name": "confirm", "hold": "yes"}', "button: hold: true or false"),
         ('{"type": "setup", "lineup": "chaos"}', "setup: lineup: 'chaos' is not one of"),
+        (
+            '{"type": "players", "red": "robot", "blue": "human"}',
+            "players: red: 'robot' is not one of: human, computer",
+        ),
+        ('{"type": "players", "red": "human"}', "players: missing blue"),
+        ('{"type": "players", "red": "human", "blue": "computer", "level": 0}', "players: level: a level from 1 to 5"),
         ('{"type": "replay_play", "speed": 1000}', "load a sensor log first"),
         ('{"type": "replay_step"}', "load a sensor log first"),
         ('{"type": "record_stop"}', "not recording"),

@@ -38,6 +38,7 @@ from firmware_host.referee.sensing import (
     Touched,
 )
 from firmware_host.referee.signals import (
+    ComputerMove,
     Corrected,
     CorrectionCause,
     CorrectionNeeded,
@@ -83,6 +84,8 @@ class Settings:
     """``rules.md`` §5: accept a step that misses a compulsory capture, with a warning."""
     first_starter: Side = Side.RED
     """Who starts the first game of a new set."""
+    computers: frozenset[Side] = frozenset()
+    """The sides the computer plays: on their turns only the computer's move is accepted."""
 
 
 class Referee:
@@ -120,6 +123,24 @@ class Referee:
         self._outcome: Outcome | None = None  # of the last game, once it ended
         self._proof_used: dict[str, int] = {}  # cell: when a capture's piece landed there
         self._set_started = False  # whether a game of the set in self.games has started
+        self.computers = settings.computers
+        self._computer_move: Move | None = None  # chosen for this turn, not yet made
+
+    @property
+    def wants_computer_move(self) -> bool:
+        """Whether a game is on, the computer plays the side to move, and it has not
+        chosen its move yet (:meth:`play_computer_move`)."""
+        return (
+            self.mode is not Mode.SETUP
+            and self.position is not None
+            and self.position.turn in self.computers
+            and self._computer_move is None
+        )
+
+    @property
+    def computer_move(self) -> Move | None:
+        """The computer's move this turn, chosen and not yet made on the nest."""
+        return self._computer_move
 
     @property
     def outcome(self) -> Outcome | None:
@@ -171,7 +192,7 @@ class Referee:
         self._set_started = games is not None
         self.number, self.starter = number, self.games.next_starter
         self.mode, self.position, self._view = Mode.SETUP, None, None
-        self._setup_shown = None
+        self._setup_shown, self._computer_move = None, None
         return self._show_setup() + self._on_quiet(now)
 
     # -- inputs -----------------------------------------------------------------------
@@ -201,24 +222,32 @@ class Referee:
         put the nest back. Raises :class:`CommandError` if there is none."""
         signals = self._advance(now) + self._commit_provisional(now)
         position = self.position
-        if position is None or not any(not move.is_pass for move in position.move_stack):
+        if position is None or not _has_move(position):
             raise CommandError("there is no move to take back")
         if self.mode is Mode.SETUP:  # the game had ended: it is open again
             self.games, self.number, self.starter = self._before_game_over
             self._set_started = True
         showed_it = self._view is not None and not self._mismatch()
+        taken = 0
         while True:
             ply = len(position.move_stack)
             move = position.pop()
             signals.append(TakenBack(move, ply))
-            if not move.is_pass:
-                break
+            if move.is_pass:
+                continue
+            taken += 1
+            # Against the computer, taking back its reply alone would only have it play
+            # that reply again: the player's own move is taken back with it.
+            if position.turn in self.computers and len(self.computers) == 1 and _has_move(position):
+                continue
+            break
         # The side of the move taken back has a move (that one): no pass is made here.
         signals += self._start_turn(now)
         if not self._mismatch():
             return signals + self._turn_signal()
         # The nest showing the capture made: it is undone exactly, capturer first.
-        steps = _undo_capture(move, position.pieces()) if showed_it and move.is_capture else None
+        single_capture = taken == 1 and move.is_capture
+        steps = _undo_capture(move, position.pieces()) if showed_it and single_capture else None
         return signals + self._enter_correction(CorrectionCause.TAKE_BACK, now, steps)
 
     def resign(self, side: Side, now: int) -> list[Signal]:
@@ -238,6 +267,7 @@ class Referee:
             signals.append(QuestionClosed())
         self.mode, self.position, self._view = Mode.SETUP, None, None
         self._setup_shown, self._question, self._candidate = None, None, None
+        self._computer_move = None
         return signals + self._show_setup() + self._on_quiet(now)
 
     def choose_setup(self, *, now: int, starter: Side | None = None, lineup: str | None = None) -> list[Signal]:
@@ -253,6 +283,45 @@ class Referee:
             self.games, self.starter = GameSet(first_starter=starter), starter
         self._setup_shown = None
         return signals + self._show_setup() + self._on_quiet(now)
+
+    def set_computers(self, sides: Iterable[Side], now: int) -> list[Signal]:
+        """The computer plays ``sides`` from now on (none: people play both). A change
+        for the side to move applies to the turn under way: it is announced again."""
+        signals = self._advance(now)
+        sides = frozenset(sides)
+        if sides == self.computers:
+            return signals
+        self.computers = sides
+        position = self.position
+        if self.mode is Mode.SETUP or position is None:
+            return signals
+        self._computer_move = None
+        self._view = self._turn_view(position)
+        self._candidate = None
+        if self._question is not None:
+            self._question = None
+            signals.append(QuestionClosed())
+        return signals + (self._turn_signal() if self.mode is Mode.PLAYING else [])
+
+    def play_computer_move(self, move: Move, now: int) -> list[Signal]:
+        """The computer chose ``move`` for the side to move: from now on the nest must
+        show exactly that move; any other is refused like an illegal one. Raises
+        :class:`CommandError` if the computer has no move to choose now, or if ``move``
+        is not legal."""
+        signals = self._advance(now)
+        position = self.position
+        if not self.wants_computer_move or position is None:
+            raise CommandError("the computer has no move to choose now")
+        legal = position.legal_moves()
+        if move not in legal:
+            raise CommandError(f"{move} is not a legal move in {position.to_nfn()}")
+        self._computer_move = legal[legal.index(move)]
+        if self._computer_move.is_pass:  # never: a side that can only pass passes at once
+            raise AssertionError("a pass is made by the referee, not chosen")
+        self._view = self._turn_view(position)
+        self._candidate = None
+        shown = ComputerMove(self._computer_move, position.turn, len(position.move_stack))
+        return [*signals, shown]
 
     def answer(self, move: Move, now: int) -> list[Signal]:
         """The player says which move of a :class:`MoveQuestion` was made."""
@@ -515,6 +584,13 @@ class Referee:
         assert self._view is not None and self.position is not None
         return self._view
 
+    def _turn_view(self, position: Position) -> TurnView:
+        """The view of the turn in ``position``: against the computer, only its move."""
+        only = None
+        if position.turn in self.computers:
+            only = (self._computer_move,) if self._computer_move is not None else ()
+        return TurnView(position, lenient=self.settings.lenient, only=only)
+
     def _view_after(self, move: Move) -> TurnView:
         assert self.position is not None
         after = self.position.copy()
@@ -539,7 +615,7 @@ class Referee:
             and self._evidence(origin, target)
         ]
         # A legal one is still under way: another piece is in the air.
-        attempts = [move for move in attempts if view.position.check_move(move, lenient=self.settings.lenient)]
+        attempts = [move for move in attempts if move not in view.moves]
         return min(
             attempts,
             key=lambda m: (str(m.origin) not in view.own, self.nest.distance(str(m.origin), str(m.target))),
@@ -561,8 +637,8 @@ class Referee:
         if self._question is not None:
             signals.append(QuestionClosed())
         signals.append(MoveAccepted(played, side, len(position.move_stack), position.to_nfn()))
-        if view.captures and not played.is_capture:
-            signals.append(MissedCapture(played, view.captures))
+        if view.compulsory and not played.is_capture:
+            signals.append(MissedCapture(played, view.compulsory))
         self._candidate, self._question = None, None
         outcome = position.outcome()
         if outcome is not None:
@@ -576,18 +652,22 @@ class Referee:
         position = self.position
         assert position is not None
         self.mode = Mode.PLAYING
-        self._candidate, self._question = None, None
+        self._candidate, self._question, self._computer_move = None, None, None
         signals: list[Signal] = []
         if position.legal_moves() == [PASS]:
             side = position.turn
             position.push(PASS)
             signals.append(MoveAccepted(PASS, side, len(position.move_stack), position.to_nfn()))
-        self._view = TurnView(position, lenient=self.settings.lenient)
+        self._view = self._turn_view(position)
         return signals
 
     def _turn_signal(self) -> list[Signal]:
         view = self._current_view()
-        return [TurnStarted(view.side, len(view.position.move_stack), view.captures)]
+        ply = len(view.position.move_stack)
+        signals: list[Signal] = [TurnStarted(view.side, ply, view.compulsory, by_computer=view.side in self.computers)]
+        if self._computer_move is not None:
+            signals.append(ComputerMove(self._computer_move, view.side, ply))
+        return signals
 
     # -- refusing and putting right -----------------------------------------------------
 
@@ -599,21 +679,20 @@ class Referee:
     def _diagnose(self, attempt: Move | None) -> tuple[MoveRefused, tuple[FixStep, ...] | None]:
         """What the nest shows, as a refused move, and the first plan to undo it."""
         view = self._current_view()
-        position = view.position
         lifted, placed = view.difference(self._occupied, self._ignored)
         if attempt is not None:  # an illegal capture
             assert attempt.origin is not None and attempt.target is not None
-            illegal = position.check_move(attempt, lenient=self.settings.lenient)
-            assert illegal is not None, "a legal capture would have matched"
-            return MoveRefused(attempt, illegal.rule, illegal.reason), _undo_capture(attempt, view.pieces)
+            refusal = self._refusal(attempt)
+            assert refusal is not None, "an allowed capture would have matched"
+            return MoveRefused(attempt, *refusal), _undo_capture(attempt, view.pieces)
         if len(placed) == 1:
             (cell,) = placed
             if lifted:  # the piece lifted nearest to it moved there; the mover's on a tie
                 origin = min(lifted, key=lambda c: (self.nest.distance(c, cell), c not in view.own, self.nest.index(c)))
                 move = Move(origin, cell)
-                illegal = position.check_move(move, lenient=self.settings.lenient)
-                if illegal is not None:
-                    return MoveRefused(move, illegal.rule, illegal.reason), None
+                refusal = self._refusal(move)
+                if refusal is not None:
+                    return MoveRefused(move, *refusal), None
                 strays = sorted(lifted - view.liftable - {origin}, key=self.nest.index)
                 reason = f"{move} was made while {', '.join(strays)} were disturbed"
                 return MoveRefused(None, None, reason), None
@@ -630,6 +709,19 @@ class Referee:
             rule = Rule.NOT_YOUR_TURN if not lifted & view.own else None
             return MoveRefused(None, rule, reason), None
         return MoveRefused(None, None, f"the {piece.label} on {cell} was lifted"), None
+
+    def _refusal(self, move: Move) -> tuple[Rule | None, str] | None:
+        """Why ``move`` is refused now: the rule it breaks; or, on the computer's turn,
+        that it is not the computer's move. None if it is accepted."""
+        view = self._current_view()
+        illegal = view.position.check_move(move, lenient=self.settings.lenient)
+        if illegal is not None:
+            return illegal.rule, illegal.reason
+        if move in view.moves:
+            return None
+        if self._computer_move is not None:
+            return None, f"the computer plays {self._computer_move}"
+        return None, "the computer is choosing its move: wait for it"
 
     def _mismatch(self) -> bool:
         lifted, placed = self._current_view().difference(self._occupied, self._ignored)
@@ -740,6 +832,11 @@ class Referee:
         )
         self._set_started = True
         return signals + self._start_turn(at) + self._turn_signal()
+
+
+def _has_move(position: Position) -> bool:
+    """Whether ``position`` has a move made in it to take back (passes aside)."""
+    return any(not move.is_pass for move in position.move_stack)
 
 
 def _undo_capture(capture: Move, pieces: Mapping[str, Piece]) -> tuple[FixStep, ...]:

@@ -118,5 +118,11 @@ class RefereeService:
     def choose_setup(self, *, now: int, starter: Side | None = None, lineup: str | None = None) -> list[Signal]:
         return self._publish(self.referee.choose_setup(now=now, starter=starter, lineup=lineup), now)
 
+    def set_computers(self, sides: Iterable[Side], now: int) -> list[Signal]:
+        return self._publish(self.referee.set_computers(sides, now), now)
+
+    def play_computer_move(self, move: Move, now: int) -> list[Signal]:
+        return self._publish(self.referee.play_computer_move(move, now), now)
+
     def answer(self, move: Move, now: int) -> list[Signal]:
         return self._publish(self.referee.answer(move, now), now)

@@ -69,16 +69,35 @@ class GameStarted:
 
 @dataclass(frozen=True)
 class TurnStarted:
-    """It is ``side``'s turn; ``captures`` are its compulsory captures (empty if none)."""
+    """It is ``side``'s turn; ``captures`` are its compulsory captures (empty if none).
+    ``by_computer``: the computer plays ``side`` and is choosing its move; the nest
+    waits for :class:`ComputerMove`."""
 
     side: Side
     ply: int  # moves made so far in this game
     captures: tuple[Move, ...]
+    by_computer: bool = False
 
     def to_text(self) -> str:
+        text = f"turn {self.side.label}"
+        if self.by_computer:
+            text += " (computer)"
         if self.captures:
-            return f"turn {self.side.label}: capture compulsory: {' '.join(map(str, self.captures))}"
-        return f"turn {self.side.label}"
+            text += f": capture compulsory: {' '.join(map(str, self.captures))}"
+        return text
+
+
+@dataclass(frozen=True)
+class ComputerMove:
+    """The computer chose ``move`` for ``side``: a player makes it on the nest, and
+    no other move is accepted. Sent again whenever the turn is announced again."""
+
+    move: Move
+    side: Side
+    ply: int  # moves made so far in this game
+
+    def to_text(self) -> str:
+        return f"computer plays {self.move} for {self.side.label}: make it on the nest"
 
 
 @dataclass(frozen=True)
@@ -235,6 +254,7 @@ class SensorRecovered:
 Signal = (
     GameStarted
     | TurnStarted
+    | ComputerMove
     | MoveAccepted
     | MissedCapture
     | MoveRefused

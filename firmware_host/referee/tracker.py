@@ -37,17 +37,25 @@ class TurnView:
     """One position's expectations, computed once per position and then asked for
     every change the sensors report."""
 
-    def __init__(self, position: Position, *, lenient: bool = False) -> None:
+    def __init__(self, position: Position, *, lenient: bool = False, only: tuple[Move, ...] | None = None) -> None:
+        """The expectations of ``position``. ``only``, if given, are the moves the side
+        to move may make this turn: the computer's chosen move, or none while it is
+        still choosing. Any other move is then refused, legal or not."""
         self.position = position
         self.pieces: dict[str, Piece] = position.pieces()
         self.expected = frozenset(self.pieces)
         self.side = position.turn
         legal = position.legal_moves()
-        self.captures = tuple(move for move in legal if move.is_capture)
+        self.compulsory = tuple(move for move in legal if move.is_capture)
+        """The captures the rules make compulsory (``only`` aside), for the players."""
         accepted = list(legal)
-        if lenient and self.captures:
+        if lenient and self.compulsory:
             accepted += [move for move in position.steps_ignoring_captures() if move not in accepted]
+        if only is not None:
+            accepted = [move for move in accepted if move in only]
+        self.only = only
         self.moves = tuple(move for move in accepted if not move.is_pass)
+        self.captures = tuple(move for move in self.moves if move.is_capture)
         self.own = frozenset(cell for cell, piece in self.pieces.items() if piece.side is self.side)
         self.liftable = self.own | {move.target for move in self.captures if move.target}
         # The cells a piece of each origin may touch on its way: targets and middles.

@@ -145,6 +145,7 @@ const handlers = {
     buildNest(message.nest);
     buildButtons(message.buttons ?? []);
     buildLineups(message.lineups ?? []);
+    buildLevels(message.levels ?? []);
     const token = sessionStorage.getItem(TOKEN_KEY);
     if (!spectator && !ui.canAct && message.pin_required) {
       if (token) ui.resumeId = send("resume", { token });
@@ -806,8 +807,40 @@ function buildLineups(names) {
 
 // -- The game --------------------------------------------------------------------------------
 
+function buildLevels(levels) {
+  const select = $("computer-level");
+  const chosen = select.value;
+  select.replaceChildren(...levels.map((level) => new Option(`${level.number} ${level.name}`, String(level.number))));
+  if (chosen) select.value = chosen;
+}
+
+function sendPlayers() {
+  send("players", {
+    red: $("player-red").value,
+    blue: $("player-blue").value,
+    level: Number($("computer-level").value),
+  });
+}
+
+function renderPlayers(game) {
+  // What the daemon says, unless the user is choosing right now.
+  for (const side of ["red", "blue"]) {
+    const select = $(`player-${side}`);
+    const player = game.players?.[side];
+    if (player && document.activeElement !== select) select.value = player;
+  }
+  const level = $("computer-level");
+  if (game.level && document.activeElement !== level) level.value = String(game.level);
+  let words = "–";
+  if (game.computer_move) words = `plays ${game.computer_move}: make it on the nest`;
+  else if (game.thinking) words = "thinking…";
+  else if (Object.values(game.players ?? {}).includes("computer")) words = `level ${game.level}, waiting`;
+  $("computer-state").textContent = words;
+}
+
 function renderGame(game) {
   $("game-number").textContent = game.number ?? "–";
+  renderPlayers(game);
   const toMove = $("to-move");
   toMove.textContent = game.to_move ?? "nobody";
   toMove.className = game.to_move ? `side-${game.to_move}` : "";
@@ -911,6 +944,7 @@ function start() {
     send("setup", lineup ? { lineup } : {});
   });
   $("clear").addEventListener("click", () => send("clear"));
+  for (const id of ["player-red", "player-blue", "computer-level"]) $(id).addEventListener("change", sendPlayers);
   $("drop").addEventListener("click", dropFromHand);
 
   $("log-file").addEventListener("change", (event) => loadLog(event.target));

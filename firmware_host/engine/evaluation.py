@@ -1,0 +1,177 @@
+"""The static evaluation: how good a position is for the side to move, in centi-moves
+(100 is about one move of the cuckoos' race), for a game whose goals are turned
+upside down (``rules.md`` §4).
+
+The terms, each for the side to move minus the same for its opponent:
+
+- **The cuckoos' race.** How many moves each cuckoo needs to reach one of the
+  opponent's homebases, counting double steps, over cells that are empty and not
+  attacked by the opponent (a cuckoo that stops on an attacked cell is captured:
+  capturing is compulsory and the opponent may choose it). Worth more the closer it is.
+  A cuckoo of the side to move that can enter a homebase at once is a win in one ply,
+  scored as such when the side has no capture to make (its moves are then free).
+- **Cuckoo safety.** The side to move's cuckoo standing on a cell the opponent attacks
+  must run or be shielded at once.
+- **Pieces.** Warblers reach two cells and guard the homebases: a small bonus each.
+  A side with only one to three pieces besides its cuckoo is close to winning by losing
+  them (condition 1): a bonus that grows as they dwindle.
+- **Traps.** An egg or warbler that can only step forward onto an opponent's homebase
+  (which loses, condition 4), or that attacks one of them, is a liability: when it has
+  to move or capture there, it loses.
+- **Mobility.** The forward steps onto empty cells: a side that runs out of safe steps
+  must make unsafe ones.
+- **Tempo.** A small bonus for having the move.
+"""
+
+from __future__ import annotations
+
+from firmware_host.engine.board import BoardTables, Node
+
+WIN = 100_000
+"""A won game, less the plies it takes: the search's mate-like scores."""
+WIN_BOUND = WIN - 1_000
+"""Scores above this (or below its negative) are wins (losses), not evaluations."""
+
+FAR = 6  # a cuckoo this many moves away or more is out of the race for now
+RACE = (0, 700, 260, 110, 45, 18, 0)  # by moves to a homebase, 1 to FAR
+HANGING = 90  # the side to move's cuckoo is attacked
+WARBLER = 20
+FEW_LEFT = (0, 160, 70, 25)  # by pieces left besides the cuckoo, 1 to 3
+TRAPPED = 30  # an egg or warbler whose every forward step is onto an opponent's homebase
+TRAP_EXPOSED = 8  # one that attacks an opponent's homebase cell
+MOBILITY = 2
+TEMPO = 12
+
+
+class Evaluator:
+    """The evaluation of one nest's positions; :meth:`quiet` is the search's, cheap."""
+
+    def __init__(self, tables: BoardTables) -> None:
+        self.tables = tables
+        self.all_cells = tables.all_cells
+        ways = tables.moves.all_directions
+        self.up_shifts = tuple(way.shift for way in ways if way.is_up)
+        self.down_shifts = tuple(way.shift for way in ways if not way.is_up)
+        self.forward = tuple(tuple((way.shift, way.is_up) for way in side.forward) for side in tables.sides)
+        # The cells from which a cuckoo of each colour needs n moves to reach an
+        # opponent's homebase on an empty nest (FAR if more).
+        self.free_distance = tuple(self._free_distances(colour) for colour in (0, 1))
+        self.trapped = tuple(self._trapped_cells(colour) for colour in (0, 1))
+        self.exposed = tuple(self._attacks(tables.homebases[1 - colour], 0, 0) for colour in (0, 1))
+
+    def _free_distances(self, colour: int) -> dict[int, int]:
+        target = self.tables.homebases[1 - colour]
+        found = {}
+        for cell, bit in self.tables.moves.bit_of.items():
+            del cell
+            found[bit] = self.cuckoo_moves(bit, colour, self.all_cells, self.all_cells, target, FAR - 1)
+        return found
+
+    def _trapped_cells(self, colour: int) -> int:
+        """The cells whose every forward neighbour is an opponent's homebase (and there is one)."""
+        homebases = self.tables.homebases[1 - colour]
+        trapped = 0
+        for bit in self.tables.moves.bit_of.values():
+            ahead = 0
+            for shift, is_up in self.forward[colour]:
+                ahead |= (bit << shift if is_up else bit >> shift) & self.all_cells
+            if ahead and not ahead & ~homebases:
+                trapped |= bit
+        return trapped
+
+    def _attacks(self, pieces: int, long_range: int, empty: int) -> int:
+        """The cells attacked by ``pieces`` (a neighbour in any direction) and by
+        ``long_range`` (also two cells away over an empty cell)."""
+        attacked = 0
+        for shift in self.up_shifts:
+            attacked |= pieces << shift | ((long_range << shift) & empty) << shift
+        for shift in self.down_shifts:
+            attacked |= pieces >> shift | ((long_range >> shift) & empty) >> shift
+        return attacked & self.all_cells
+
+    def cuckoo_moves(self, cuckoo: int, colour: int, empty: int, safe: int, target: int, limit: int) -> int:
+        """How many moves the cuckoo on ``cuckoo`` of ``colour`` needs to reach a cell
+        of ``target`` by steps and double steps forward, over ``empty`` cells and
+        stopping only on ``safe`` ones; FAR if more than ``limit``."""
+        reach = cuckoo
+        for moves in range(1, limit + 1):
+            landed = 0
+            for shift, is_up in self.forward[colour]:
+                one = reach << shift if is_up else reach >> shift
+                if one & target:
+                    return moves
+                one &= empty
+                two = one << shift if is_up else one >> shift
+                if two & target:
+                    return moves
+                landed |= (one | two) & safe
+            if not landed:
+                return FAR
+            reach = landed
+        return FAR
+
+    def quiet(self, node: Node, ply: int) -> int:
+        """The evaluation of ``node`` for its side to move, which has no capture to make
+        (its moves are free): a cuckoo that can enter a homebase now scores as the win
+        in one ply it is, at ``ply`` plies from the root."""
+        return self._evaluate(node, ply, True)
+
+    def evaluate(self, node: Node, ply: int = 0) -> int:
+        """The evaluation of any ``node`` of a game that goes on, for its side to move:
+        a capture of the opponent's cuckoo now is a win in one ply."""
+        own, own_long, _, opponent, _, opponent_cuckoo, _, _ = node
+        empty = self.all_cells ^ own ^ opponent
+        if self._attacks(own, own_long, empty) & opponent_cuckoo:
+            return WIN - ply - 1
+        return self._evaluate(node, ply, not self.tables.moves.captures(own, own_long, opponent))
+
+    def _evaluate(self, node: Node, ply: int, is_free: bool) -> int:
+        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo, colour, _ = node
+        all_cells = self.all_cells
+        empty = all_cells ^ own ^ opponent
+        attacks = self._attacks
+        own_attacks = attacks(own, own_long, empty)
+        opponent_attacks = attacks(opponent, opponent_long, empty)
+        homebases = self.tables.homebases
+        other = 1 - colour
+
+        distance = self.free_distance[colour][own_cuckoo]
+        if distance < 4:
+            distance = self.cuckoo_moves(
+                own_cuckoo, colour, empty, empty & ~opponent_attacks, homebases[other] & ~own, FAR - 1
+            )
+            if distance == 1 and is_free:
+                return WIN - ply - 1
+        score = TEMPO + RACE[distance]
+        distance = self.free_distance[other][opponent_cuckoo]
+        if distance < 4:
+            distance = self.cuckoo_moves(
+                opponent_cuckoo, other, empty, empty & ~own_attacks, homebases[colour] & ~opponent, FAR - 1
+            )
+        score -= RACE[distance]
+        if own_cuckoo & opponent_attacks:
+            score -= HANGING
+
+        own_rest = own ^ own_cuckoo
+        opponent_rest = opponent ^ opponent_cuckoo
+        left = own_rest.bit_count()
+        if left < 4:
+            score += FEW_LEFT[left]
+        left = opponent_rest.bit_count()
+        if left < 4:
+            score -= FEW_LEFT[left]
+        score += WARBLER * ((own_long ^ own_cuckoo).bit_count() - (opponent_long ^ opponent_cuckoo).bit_count())
+        score -= TRAPPED * (
+            (own_rest & self.trapped[colour]).bit_count() - (opponent_rest & self.trapped[other]).bit_count()
+        )
+        exposed = self.exposed
+        score -= TRAP_EXPOSED * (
+            (own_rest & exposed[colour]).bit_count() - (opponent_rest & exposed[other]).bit_count()
+        )
+
+        mobility = 0
+        for shift, is_up in self.forward[colour]:
+            mobility += ((own << shift if is_up else own >> shift) & empty).bit_count()
+        for shift, is_up in self.forward[other]:
+            mobility -= ((opponent << shift if is_up else opponent >> shift) & empty).bit_count()
+        return score + MOBILITY * mobility

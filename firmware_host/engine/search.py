@@ -1,0 +1,443 @@
+"""The search: iterative deepening alpha-beta (negamax with principal variation search)
+over the nodes of :mod:`firmware_host.engine.board`, with a transposition table, move
+ordering, and a capture search at the horizon.
+
+Capturing is compulsory, so a position whose side to move has a capture has only
+captures: it is not quiet. At the horizon the search goes on through such positions,
+trying every capture (there is no "standing pat": the side must capture), and
+evaluates only positions whose side to move has free moves.
+
+The search is deterministic: with the same position, seed and node or depth limits it
+visits the same nodes and returns the same move on every machine. A time limit or a
+``should_stop`` makes the result depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from firmware_host.engine.board import MOVER_WINS, BoardTables, Node
+from firmware_host.engine.evaluation import WIN, WIN_BOUND, Evaluator
+from firmware_host.errors import NestrefError
+from firmware_host.rules import PASS, Move, Nest, Position
+
+if TYPE_CHECKING:
+    from firmware_host.engine.levels import Level
+
+MAX_PLY = 96  # no line is searched deeper than this (a game is rarely this long)
+INFINITY = WIN + 1_000
+_POLL_EVERY = 1024  # nodes between two looks at the clock and at should_stop
+_EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's score is: exact, at least, at most
+
+
+class GameOverError(NestrefError, ValueError):
+    """The position has no legal move: the game is over (won, lost or drawn)."""
+
+
+class _StopSearchError(Exception):
+    """Unwinds the search when a limit is reached (never leaves this module)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a search stops. Without any limit it goes on to the end of the game or to
+    :data:`MAX_PLY` plies, whichever is first (a ``should_stop`` can still stop it).
+
+    - ``nodes``: stop after about this many nodes (exactly: the first node past it).
+    - ``seconds``: stop after this long by the clock passed to the search; without a
+      clock it is ignored. A new depth is not started once half of it has gone.
+    - ``depth``: stop after completing this depth (in plies, captures at the horizon
+      not counted).
+    """
+
+    nodes: int | None = None
+    seconds: float | None = None
+    depth: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the move to play, its score for the side to move, the
+    line it expects, the last depth it completed and the nodes it visited.
+
+    >>> SearchResult(PASS, WIN - 3, (PASS,), 3, 100).score_text()
+    'win in 2'
+    >>> SearchResult(PASS, 2 - WIN, (PASS,), 3, 100).score_text()
+    'loss in 1'
+    >>> SearchResult(PASS, -42, (PASS,), 3, 100).score_text()
+    '-0.42'
+    """
+
+    move: Move
+    score: int
+    pv: tuple[Move, ...]
+    depth: int
+    nodes: int
+    seconds: float | None = field(default=None, compare=False)  # by the clock, if one was given
+
+    def is_win(self) -> bool:
+        """Whether the side to move has a forced win (as far as the search saw)."""
+        return self.score > WIN_BOUND
+
+    def is_loss(self) -> bool:
+        """Whether the side to move loses whatever it does (as far as the search saw)."""
+        return self.score < -WIN_BOUND
+
+    @property
+    def plies_to_end(self) -> int | None:
+        """For a win or a loss, the plies (moves of both sides) until the game ends."""
+        if self.is_win():
+            return WIN - self.score
+        if self.is_loss():
+            return WIN + self.score
+        return None
+
+    def score_text(self) -> str:
+        """The score in words: ``+0.42`` (for the side to move, in moves of the cuckoos'
+        race), or ``win in N`` / ``loss in N`` when the search has proved the end: the
+        game ends within N moves of the side to move, counted as full moves (a move of
+        each side; the last may be the opponent's forced reply), so "win in 1" is a win
+        on this move or on the opponent's answer to it."""
+        plies = self.plies_to_end
+        if plies is None:
+            return f"{self.score / 100:+.2f}"
+        return f"{'win' if self.is_win() else 'loss'} in {(plies + 1) // 2}"
+
+
+class Engine:
+    """The computer opponent: searches positions of any nest.
+
+    ``seed`` decides the deliberate mistakes of the lower levels and nothing else;
+    ``table_bits`` sets the transposition table's size (2**table_bits entries). Each
+    search starts from an empty table, so a search's result never depends on the
+    searches before it.
+
+    >>> engine = Engine(seed=1)
+    >>> result = engine.search(Position.from_lineup("standard"), Limits(depth=2))
+    >>> result.move in Position.from_lineup("standard").legal_moves(), result.depth
+    (True, 2)
+    """
+
+    def __init__(self, *, seed: int = 0, table_bits: int = 18) -> None:
+        if not 1 <= table_bits <= 26:
+            raise ValueError(f"table_bits must be from 1 to 26, got {table_bits}")
+        self.seed = seed
+        self.table_bits = table_bits
+        self._nests: dict[Nest, tuple[BoardTables, Evaluator]] = {}
+
+    def tables(self, nest: Nest) -> tuple[BoardTables, Evaluator]:
+        """The search's tables and evaluation for ``nest`` (made once per nest)."""
+        found = self._nests.get(nest)
+        if found is None:
+            tables = BoardTables(nest)
+            found = self._nests[nest] = (tables, Evaluator(tables))
+        return found
+
+    def search(
+        self,
+        position: Position,
+        limits: Limits,
+        *,
+        clock: Callable[[], float] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> SearchResult:
+        """The best move of ``position`` within ``limits``; ``position`` is left as it was.
+
+        ``clock`` (seconds, any origin) times ``limits.seconds``; ``should_stop`` is
+        polled every thousand nodes or so and ends the search when it returns True.
+        Stopped early, the search still returns a legal move: the best of the last
+        depth completed, or the best so far of the depth under way when it had tried
+        the previous best move.
+
+        Raises :class:`GameOverError` if the position has no legal move.
+        """
+        return self._search(position, limits, clock=clock, should_stop=should_stop, noise=0, rng=None)
+
+    def choose(
+        self,
+        position: Position,
+        level: Level,
+        *,
+        clock: Callable[[], float] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> SearchResult:
+        """The move ``level`` plays in ``position``: a search within its limits, with its
+        deliberate mistakes drawn from the engine's seed and the position (so the same
+        seed plays the same move in the same position). Deterministic without a clock.
+
+        Raises :class:`GameOverError` if the position has no legal move.
+        """
+        tables, _ = self.tables(position.nest)
+        rng = random.Random(f"{self.seed}:{level.number}:{tables.key_of(position)}")
+        limits = level.limits
+        if level.oversight and rng.random() < level.oversight:
+            limits = Limits(nodes=limits.nodes, seconds=limits.seconds, depth=level.oversight_depth)
+        return self._search(position, limits, clock=clock, should_stop=should_stop, noise=level.noise, rng=rng)
+
+    def _search(
+        self,
+        position: Position,
+        limits: Limits,
+        *,
+        clock: Callable[[], float] | None,
+        should_stop: Callable[[], bool] | None,
+        noise: int,
+        rng: random.Random | None,
+    ) -> SearchResult:
+        legal = position.legal_moves()
+        if not legal:
+            raise GameOverError(f"the game is over: {position.outcome()}")
+        tables, evaluator = self.tables(position.nest)
+        root = tables.node_of(position)
+        root_moves = tables.legal_moves(root)
+        assert sorted(map(str, root_moves)) == sorted(map(str, legal)), "the search's moves are the position's"
+        offsets = {move: rng.randint(-noise, noise) for move in root_moves} if noise and rng is not None else {}
+        search = _Search(self.table_bits, tables, evaluator, limits, clock, should_stop)
+        move, score, pv, depth = search.run(root, root_moves, offsets)
+        seconds = clock() - search.started if clock is not None else None
+        # Hand back the position's own move values, checking the line as it goes: it
+        # ends early at a move that is not legal (a table entry of another position
+        # with the same key, a chance of about one in 2**64).
+        line = position.copy()
+        played: list[Move] = []
+        for step in pv:
+            if line.check_move(step) is not None:
+                break
+            played.append(line.push(step))
+        assert played and played[0] == move, "the search's move is one of the root's moves"
+        return SearchResult(played[0], score, tuple(played), depth, search.nodes, seconds)
+
+
+class _Search:
+    """One search: its table, counters and limits."""
+
+    def __init__(
+        self,
+        table_bits: int,
+        tables: BoardTables,
+        evaluator: Evaluator,
+        limits: Limits,
+        clock: Callable[[], float] | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        self.tables = tables
+        self.evaluator = evaluator
+        self.limits = limits
+        self.clock = clock
+        self.should_stop = should_stop
+        self.started = clock() if clock is not None else 0.0
+        self.deadline = self.started + limits.seconds if clock is not None and limits.seconds is not None else None
+        self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
+        self.nodes = 0
+        self.next_poll = min(self.node_limit, _POLL_EVERY)
+        self.mask = (1 << table_bits) - 1
+        self.table: list[tuple[int, int, int, int, Move | None] | None] = [None] * (1 << table_bits)
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.history: dict[int, int] = {}  # by id() of the tables' move values, which live as long as the search
+        self._partial: tuple[Move, int, list[Move]] | None = None
+        self.pv: list[list[Move]] = [[] for _ in range(MAX_PLY + 2)]
+
+    def poll(self) -> None:
+        """Called when ``nodes`` reaches ``next_poll``: stop if a limit is reached."""
+        if self.nodes >= self.node_limit:
+            raise _StopSearchError
+        if self.should_stop is not None and self.should_stop():
+            raise _StopSearchError
+        if self.deadline is not None and self.clock is not None and self.clock() >= self.deadline:
+            raise _StopSearchError
+        self.next_poll = min(self.node_limit, self.nodes + _POLL_EVERY)
+
+    def run(self, root: Node, moves: list[Move], offsets: dict[Move, int]) -> tuple[Move, int, list[Move], int]:
+        """Iterative deepening from ``root`` over its ``moves``: the best move, its
+        score, the principal variation and the last depth completed."""
+        limits = self.limits
+        max_depth = min(limits.depth, MAX_PLY) if limits.depth is not None else MAX_PLY
+        order = list(moves)
+        best_move, best_score, best_pv, completed = order[0], 0, [order[0]], 0
+        if max_depth < 1:
+            max_depth = 1
+        scores: dict[Move, int] = {}
+        if self.should_stop is not None and self.should_stop():
+            return best_move, best_score, best_pv, completed  # stopped before it began
+        for depth in range(1, max_depth + 1):
+            try:
+                move, score, pv = self._root(root, order, depth, offsets, scores)
+            except _StopSearchError:
+                partial = self._partial
+                if partial is not None:
+                    best_move, best_score, best_pv = partial
+                break
+            best_move, best_score, best_pv, completed = move, score, pv, depth
+            order.sort(key=lambda m: (m is not best_move, -scores.get(m, -INFINITY)))
+            if len(order) == 1:
+                break  # a forced move: nothing to choose
+            if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
+                break  # a win or loss within the depth searched in full: no shorter one exists
+            if (
+                self.deadline is not None
+                and self.clock is not None
+                and self.clock() - self.started >= (self.deadline - self.started) / 2
+            ):
+                break  # the next depth would not finish in time
+        return best_move, best_score, best_pv, completed
+
+    def _root(
+        self, root: Node, order: list[Move], depth: int, offsets: dict[Move, int], scores: dict[Move, int]
+    ) -> tuple[Move, int, list[Move]]:
+        self._partial = None
+        play = self.tables.play
+        alpha = -INFINITY
+        best_move, best_pv = order[0], [order[0]]
+        for index, move in enumerate(order):
+            child, result = play(root, move)
+            offset = offsets.get(move, 0)
+            if result:
+                score = WIN - 1 if result == MOVER_WINS else -(WIN - 1)
+                self.pv[1] = []
+            else:
+                shifted = alpha - offset
+                if index == 0:
+                    score = -self.negamax(child, depth - 1, -INFINITY, INFINITY, 1)
+                else:
+                    score = -self.negamax(child, depth - 1, -shifted - 1, -shifted, 1)
+                    if score > shifted:
+                        score = -self.negamax(child, depth - 1, -INFINITY, -shifted, 1)
+            if abs(score) < WIN_BOUND:
+                score += offset
+            scores[move] = score
+            if score > alpha or index == 0:
+                alpha = score
+                best_move, best_pv = move, [move, *self.pv[1]]
+            self._partial = (best_move, alpha, best_pv)
+        return best_move, alpha, best_pv
+
+    def negamax(self, node: Node, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score of ``node`` for its side to move, searched ``depth`` plies deep
+        (then on through captures), within the window ``alpha``..``beta`` (fail-soft)."""
+        self.nodes += 1
+        if self.nodes >= self.next_poll:
+            self.poll()
+        pvs = self.pv
+        pvs[ply] = []
+        own, own_long, _, opponent, opponent_long, _, colour, key = node
+        tables = self.tables
+        generate = tables.moves
+        moves = generate.captures(own, own_long, opponent)
+        if not moves:
+            if depth <= 0 or ply >= MAX_PLY:
+                return self.evaluator.quiet(node, ply)
+            moves = generate.steps(own, own_long, opponent, tables.sides[colour])
+            if not moves:
+                if generate.captures(opponent, opponent_long, own) or generate.steps(
+                    opponent, opponent_long, own, tables.sides[1 - colour]
+                ):
+                    moves = [PASS]
+                else:
+                    return 0  # neither side can move: a draw
+        elif ply >= MAX_PLY:
+            return self.evaluator.evaluate(node, ply)
+
+        # The table: its move first, and its score if deep enough.
+        table = self.table
+        slot = key & self.mask
+        entry = table[slot]
+        table_move = None
+        if entry is not None and entry[0] == key:
+            table_move = entry[4]
+            if entry[1] >= depth:
+                score = entry[3]
+                if score > WIN_BOUND:
+                    score -= ply
+                elif score < -WIN_BOUND:
+                    score += ply
+                flag = entry[2]
+                if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+                    if table_move is not None:
+                        pvs[ply] = [table_move]
+                    return score
+
+        if len(moves) > 1:
+            moves = self.order(moves, node, table_move, ply)
+        # A forced move costs no depth; captures past the horizon keep depth 0.
+        next_depth = depth if len(moves) == 1 and depth > 0 else depth - 1
+        if next_depth < 0:
+            next_depth = 0
+
+        play = tables.play
+        original_alpha = alpha
+        best = -INFINITY
+        best_move = None
+        for index, move in enumerate(moves):
+            child, result = play(node, move)
+            if result:
+                score = WIN - ply - 1 if result == MOVER_WINS else ply + 1 - WIN
+                pvs[ply + 1] = []
+            elif index == 0:
+                score = -self.negamax(child, next_depth, -beta, -alpha, ply + 1)
+            else:
+                score = -self.negamax(child, next_depth, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self.negamax(child, next_depth, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    pvs[ply] = [move, *pvs[ply + 1]]
+                    if alpha >= beta:
+                        if not move.is_capture and move is not PASS:
+                            killers = self.killers[ply]
+                            if killers[0] is not move:
+                                killers[1] = killers[0]
+                                killers[0] = move
+                            self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
+                        break
+
+        flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
+        stored = best + ply if best > WIN_BOUND else best - ply if best < -WIN_BOUND else best
+        if entry is None or entry[0] != key or depth >= entry[1]:
+            table[slot] = (key, depth, flag, stored, best_move)
+        return best
+
+    def order(self, moves: list[Move], node: Node, table_move: Move | None, ply: int) -> list[Move]:
+        """``moves`` best first: the table's move, then captures by what they take and
+        with what, or quiet moves: killers, then by history."""
+        _, own_long, own_cuckoo, _, opponent_long, opponent_cuckoo, colour, _ = node
+        first = moves[0]
+        if first.is_capture:
+            enemy_home = self.tables.homebases[1 - colour]
+
+            def capture_rank(move: Move) -> int:
+                if move is table_move:
+                    return -100_000
+                target = move._target_bit
+                if target == opponent_cuckoo:
+                    return -50_000  # wins at once
+                origin = move._origin_bit
+                if target & enemy_home and origin != own_cuckoo:
+                    return 50_000  # a piece other than the cuckoo entering their homebase loses
+                victim = 3 if target & opponent_long else 1
+                attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
+                return attacker - victim * 8
+
+            return sorted(moves, key=capture_rank)
+        killers = self.killers[ply]
+        history = self.history
+        enemy_home = self.tables.homebases[1 - colour]
+
+        def quiet_rank(move: Move) -> int:
+            if move is table_move:
+                return -(1 << 40)
+            target = move._target_bit
+            if target & enemy_home:
+                return -(1 << 39) if move._origin_bit == own_cuckoo else 1 << 39
+            if move is killers[0]:
+                return -(1 << 38)
+            if move is killers[1]:
+                return -(1 << 37)
+            return -history.get(id(move), 0)
+
+        return sorted(moves, key=quiet_rank)

@@ -1,0 +1,179 @@
+"""The computer opponent at the nest: the real daemon on the simulator's mock hardware
+(gpiozero's MockFactory, luma's dummy devices), the engine choosing in its thread, and
+hands making every move on the switches, the computer's included."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from firmware_host.config import load_config
+from firmware_host.daemon import PLAYER_CYCLE
+from firmware_host.errors import ConfigError
+from firmware_host.presenter import Presenter, View
+from firmware_host.referee.signals import ComputerMove, TurnStarted
+from firmware_host.rules import PASS, Move, Nest, Position, Side
+from hardware.outputs import Blink
+from tests.test_daemon import Rig, write_config
+
+COMPUTER_WAIT_S = 60.0  # real seconds the engine may take at the levels used here
+
+
+def computer_rig(tmp_path, side: str = "blue", level: int = 2) -> Rig:
+    rig = Rig(tmp_path, f'[players]\n{side} = "computer"\nlevel = {level}\n')
+    rig.show(Position.from_lineup())
+    rig.start()
+    return rig
+
+
+def wait_for_the_computer(rig: Rig) -> Move:
+    """Let the daemon turn until the computer's move is shown (the engine runs in a
+    thread of its own, in real time)."""
+    deadline = time.monotonic() + COMPUTER_WAIT_S
+    while rig.daemon.presenter.computer_move is None:
+        assert time.monotonic() < deadline, "the computer never chose a move"
+        rig.run_for(0.02)
+        time.sleep(0.001)  # let the engine's thread have the interpreter
+    return rig.daemon.presenter.computer_move
+
+
+def make(rig: Rig, move: Move) -> None:
+    """A hand makes ``move``: a step lifted and put down; a capture lifts the capturer,
+    takes the captured piece off and puts the capturer in its place."""
+    assert move.origin is not None and move.target is not None
+    rig.change(move.origin, False)
+    rig.run_for(0.2)
+    if move.is_capture:
+        rig.change(move.target, False)
+        rig.run_for(0.1)
+    rig.change(move.target, True)
+    rig.run_for(1.2)  # a warbler's step may still slide on: it stands after extend_ms
+
+
+def test_the_config_chooses_the_computers_side_and_level(tmp_path):
+    config = load_config(write_config(tmp_path, '[players]\nblue = "computer"\nlevel = 5\n'))
+    assert (config.referee.computers, config.computer_level) == (frozenset({Side.BLUE}), 5)
+    assert load_config(None).referee.computers == frozenset()
+    with pytest.raises(ConfigError, match=r"players\.red.*'robot'"):
+        load_config(write_config(tmp_path, '[players]\nred = "robot"\n'))
+    with pytest.raises(ConfigError, match=r"players\.level"):
+        load_config(write_config(tmp_path, "[players]\nlevel = 9\n"))
+
+
+def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
+    rig = computer_rig(tmp_path)
+    presenter = rig.daemon.presenter
+    make(rig, Move.from_text("c3-c4"))
+    assert rig.moves() == ["c3-c4"]
+    assert presenter.thinking or presenter.computer_move is not None
+    move = wait_for_the_computer(rig)
+    assert move in Position.from_nfn(presenter.position).legal_moves()
+    rig.run_for(0.1)
+    # The OLED shows the move in big letters; its cells are lit: the piece blinking,
+    # where it goes steady; the LED matrix too.
+    screen = presenter.screen()
+    assert (screen.headline, screen.lines[0]) == (str(move), "computer's move")
+    assert presenter.cells() == {move.origin: Blink.SLOW, move.target: Blink.ON}
+    led_matrix = rig.devices.cell_lights
+    assert led_matrix is not None
+    x, y = rig.config.cell_lights.map[str(move.target)]
+    assert led_matrix.device.image.getpixel((x, y)) == 255
+    # Another blue move: flagged like an illegal move, and put back.
+    board = Position.from_nfn(presenter.position)
+    wrong = next(m for m in board.legal_moves() if m != move and not m.is_capture)
+    make(rig, wrong)
+    assert presenter.screen().headline == "ILLEGAL"
+    assert presenter.screen().lines[0] == f"{wrong}: the computer plays {move}"
+    assert presenter.lights().error is Blink.FAST
+    make(rig, Move(wrong.target, wrong.origin))  # put back
+    assert presenter.screen().headline == str(move)  # shown again
+    make(rig, move)
+    assert rig.moves() == ["c3-c4", str(move)]
+    assert presenter.screen().headline == "RED"
+    rig.close()
+
+
+def test_a_whole_game_against_the_computer(tmp_path):
+    """A person (random moves) plays red against the computer, on the switches, to the
+    end of the game; every move made by hand, the computer's as it showed them."""
+    rng = random.Random(6)
+    rig = computer_rig(tmp_path, "blue", level=2)
+    presenter = rig.daemon.presenter
+    board = Position.from_lineup()
+    while rig.daemon.view is not View.OVER:
+        assert len(board.move_stack) < 200
+        move = wait_for_the_computer(rig) if board.turn is Side.BLUE else rng.choice(board.legal_moves())
+        board.push(move)
+        make(rig, move)
+        if board.legal_moves() == [PASS]:  # the referee passes for a side that cannot move
+            board.push(PASS)
+        assert rig.moves() == [str(made) for made in board.move_stack], presenter.screen()
+    outcome = board.outcome()
+    assert outcome is not None
+    expected = "DRAW" if outcome.winner is None else f"{outcome.winner.label.upper()} WINS"
+    assert presenter.screen().headline == expected
+    rig.close()
+
+
+def test_taking_back_against_the_computer_takes_back_its_reply_and_the_players_move(tmp_path):
+    rig = computer_rig(tmp_path)
+    make(rig, Move.from_text("c3-c4"))
+    move = wait_for_the_computer(rig)
+    make(rig, move)
+    rig.press("take_back")
+    assert rig.moves() == []
+    assert rig.daemon.presenter.screen().headline == "UNDO"
+    make(rig, Move(move.target, move.origin))
+    make(rig, Move.from_text("c4-c3"))
+    assert rig.daemon.presenter.screen().headline == "RED"
+    rig.close()
+
+
+def test_the_confirm_button_chooses_the_players_between_games(tmp_path):
+    rig = Rig(tmp_path)
+    rig.start()  # an empty nest: waiting to be set up
+    assert rig.daemon.view is View.SETUP
+    seen = []
+    for _ in PLAYER_CYCLE:
+        rig.press("confirm")
+        seen.append(rig.daemon.presenter.computers)
+        assert rig.daemon.service is not None
+        assert rig.daemon.service.referee.computers == rig.daemon.presenter.computers
+    assert seen == [*PLAYER_CYCLE[1:], PLAYER_CYCLE[0]]
+    rig.press("confirm")
+    assert "computer: blue L3" in rig.daemon.presenter.screen().lines
+    rig.show(Position.from_lineup())
+    rig.run_for(1)
+    assert rig.daemon.view is View.PLAYING
+    make(rig, Move.from_text("c3-c4"))
+    wait_for_the_computer(rig)
+    rig.close()
+
+
+def test_a_take_back_while_the_computer_thinks_drops_its_choice(tmp_path):
+    rig = computer_rig(tmp_path, level=5)
+    make(rig, Move.from_text("c3-c4"))
+    rig.press("take_back")  # at once: the strongest level is still thinking
+    make(rig, Move.from_text("c4-c3"))
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        rig.run_for(0.05)
+        time.sleep(0.005)
+    assert rig.daemon.presenter.computer_move is None
+    assert rig.daemon.presenter.screen().headline == "RED"
+    assert rig.moves() == []
+    rig.close()
+
+
+def test_the_presenter_says_the_computer_is_thinking():
+    presenter = Presenter(Nest.default())
+    presenter.apply(TurnStarted(Side.BLUE, 1, (), by_computer=True))
+    screen = presenter.screen()
+    assert (screen.headline, screen.lines[0]) == ("THINKING", "computer is blue")
+    assert presenter.cells() == {}
+    capture = Move.from_text("d6xd5")
+    presenter.apply(ComputerMove(capture, Side.BLUE, 1))
+    assert presenter.screen().headline == "d6xd5"
+    assert presenter.cells() == {"d6": Blink.SLOW, "d5": Blink.ON}  # the piece captured stands lit
