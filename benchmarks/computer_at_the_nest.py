@@ -29,7 +29,7 @@ from pathlib import Path
 from benchmarks.stats import percentile
 from firmware_host.computer import ComputerPlayer
 from firmware_host.config import load_config
-from firmware_host.daemon import Daemon
+from firmware_host.daemon import SWITCH_INTERVAL_S, Daemon
 from firmware_host.engine import LEVELS, Engine, SearchResult
 from firmware_host.rules import Move, Position
 from sim.mock_devices import open_mock_devices
@@ -133,7 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of loop for each measure (default 10)")
     args = parser.parse_args(argv)
     positions = sample_positions(args.positions)
-    print(f"Python {platform.python_version()} on {platform.machine()}, switch interval {sys.getswitchinterval()} s")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()},"
+        f" the daemon's switch interval {SWITCH_INTERVAL_S * 1000:g} ms"
+        f" (Python's {sys.getswitchinterval() * 1000:g} ms)"
+    )
     rss_before = peak_rss_mb()
     for number, seconds in choosing_times(positions).items():
         print(
