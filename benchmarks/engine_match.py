@@ -5,7 +5,7 @@ same on every machine) against the random player and against the greedy one-ply
 player (``firmware_host/engine/baselines.py``), from all three lineups in turn, taking
 red and blue in turn (red starts every game), every game seeded by its number.
 
-    python benchmarks/engine_match.py [--games 100] [--nodes N] [--workers 2] [--seed 0]
+    python -m benchmarks.engine_match [--games 100] [--nodes N] [--workers 2] [--seed 0]
 
 For each opponent: wins, draws and losses of the engine, its score (a win 1, a draw
 0.5) with a 95 % Wilson confidence interval, and whether the goal is met (a score of
@@ -16,7 +16,6 @@ its moves. ``docs/engine.md`` gives the figures measured.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import platform
 import random
@@ -24,6 +23,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from benchmarks.stats import wilson
 from firmware_host.engine import LEVELS, Engine, Limits, greedy_move, random_move
 from firmware_host.engine.board import BoardTables
 from firmware_host.engine.evaluation import Evaluator
@@ -86,16 +86,6 @@ def play(game: Game) -> Played:
         position.push(move)
     points = 0.5 if outcome.winner is None else 1.0 if outcome.winner is game.engine_side else 0.0
     return Played(game, points, len(position.move_stack), nodes, seconds)
-
-
-def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion ``score / games``."""
-    if games == 0:
-        return 0.0, 1.0
-    p = score / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ The positions are the three lineups' starts and positions after 10 and 20 random
 moves from each (seeded); each is searched for the same number of nodes, and the
 best of the rounds counts.
 
-    python benchmarks/engine_speed.py [--nodes 50000] [--seconds 1] [--rounds 2]
+    python -m benchmarks.engine_speed [--nodes 50000] [--seconds 1] [--rounds 2]
 
 The last line gives the strongest level's time for a move here and, six times slower,
 on a Raspberry Pi Zero 2 W, against its cap. ``docs/engine.md`` gives the figures measured.
