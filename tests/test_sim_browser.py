@@ -146,6 +146,10 @@ def page(browser: Browser, simulator: Simulator) -> Iterator[Page]:
     errors = console_errors(page)
     page.goto(simulator.url)
     expect(page.locator("#connection")).to_have_text("connected")
+    # The socket opens before the first messages come: a key pressed before the page
+    # has the table would do nothing. The lineup drawn, the page is ready.
+    expect(page.locator("#nest [data-piece]")).to_have_count(34)
+    expect(page.locator("#oled")).to_have_attribute("alt", re.compile(r"^RED / to move"))
     yield page
     context.close()
     assert errors == [], f"the page logged errors: {errors}"

@@ -11,7 +11,11 @@ The terms, each for the side to move minus the same for its opponent:
   A cuckoo of the side to move that can enter a homebase at once is a win in one ply,
   scored as such when the side has no capture to make (its moves are then free).
 - **Cuckoo safety.** The side to move's cuckoo standing on a cell the opponent attacks
-  must run or be shielded at once.
+  must run or be shielded at once. And a cuckoo can be lured: capturing is compulsory,
+  so a piece offered on a cell that only the cuckoo attacks must be taken by the cuckoo
+  (when it is the only capture), and if the opponent guards that cell the cuckoo is
+  then captured. Every such cell (empty or the opponent's, attacked by the cuckoo and
+  by none of its side's other pieces, attacked by the opponent) counts against it.
 - **Pieces.** Warblers reach two cells and guard the homebases: a small bonus each.
   A side with only one to three pieces besides its cuckoo is close to winning by losing
   them (condition 1): a bonus that grows as they dwindle.
@@ -41,6 +45,7 @@ TRAPPED = 30  # an egg or warbler whose every forward step is onto an opponent's
 TRAP_EXPOSED = 8  # one that attacks an opponent's homebase cell
 MOBILITY = 2
 TEMPO = 12
+LURE = 12  # a cell only the cuckoo attacks, which the opponent guards: a lure's landing cell
 
 
 class Evaluator:
@@ -58,6 +63,12 @@ class Evaluator:
         self.free_distance = tuple(self._free_distances(colour) for colour in (0, 1))
         self.trapped = tuple(self._trapped_cells(colour) for colour in (0, 1))
         self.exposed = tuple(self._attacks(tables.homebases[1 - colour], 0, 0) for colour in (0, 1))
+        # By a cuckoo's cell: the cells next to it, and the (middle, far) pairs of the
+        # cells two away in a straight line.
+        self.near = {bit: self._attacks(bit, 0, 0) for bit in tables.moves.bit_of.values()}
+        self.far = {bit: self._far_pairs(bit) for bit in tables.moves.bit_of.values()}
+        self.near[0] = 0
+        self.far[0] = ()
 
     def _free_distances(self, colour: int) -> dict[int, int]:
         target = self.tables.homebases[1 - colour]
@@ -78,6 +89,29 @@ class Evaluator:
             if ahead and not ahead & ~homebases:
                 trapped |= bit
         return trapped
+
+    def _far_pairs(self, bit: int) -> tuple[tuple[int, int], ...]:
+        """The (middle cell, far cell) pairs of the straight lines of two steps from ``bit``."""
+        pairs = []
+        for shift in self.up_shifts:
+            middle = bit << shift & self.all_cells
+            far = middle << shift & self.all_cells
+            if far:
+                pairs.append((middle, far))
+        for shift in self.down_shifts:
+            middle = bit >> shift & self.all_cells
+            far = middle >> shift & self.all_cells
+            if far:
+                pairs.append((middle, far))
+        return tuple(pairs)
+
+    def reach(self, cuckoo: int, empty: int) -> int:
+        """The cells the cuckoo on ``cuckoo`` attacks (none if it is 0) over ``empty`` cells."""
+        reach = self.near[cuckoo]
+        for middle, far in self.far[cuckoo]:
+            if middle & empty:
+                reach |= far
+        return reach
 
     def _attacks(self, pieces: int, long_range: int, empty: int) -> int:
         """The cells attacked by ``pieces`` (a neighbour in any direction) and by
@@ -130,8 +164,14 @@ class Evaluator:
         all_cells = self.all_cells
         empty = all_cells ^ own ^ opponent
         attacks = self._attacks
-        own_attacks = attacks(own, own_long, empty)
-        opponent_attacks = attacks(opponent, opponent_long, empty)
+        own_rest = own ^ own_cuckoo
+        opponent_rest = opponent ^ opponent_cuckoo
+        own_guards = attacks(own_rest, own_long ^ own_cuckoo, empty)
+        own_reach = self.reach(own_cuckoo, empty)
+        own_attacks = own_guards | own_reach
+        opponent_guards = attacks(opponent_rest, opponent_long ^ opponent_cuckoo, empty)
+        opponent_reach = self.reach(opponent_cuckoo, empty)
+        opponent_attacks = opponent_guards | opponent_reach
         homebases = self.tables.homebases
         other = 1 - colour
 
@@ -152,8 +192,10 @@ class Evaluator:
         if own_cuckoo & opponent_attacks:
             score -= HANGING
 
-        own_rest = own ^ own_cuckoo
-        opponent_rest = opponent ^ opponent_cuckoo
+        score -= LURE * (
+            (own_reach & ~own_guards & opponent_attacks & ~own).bit_count()
+            - (opponent_reach & ~opponent_guards & own_attacks & ~opponent).bit_count()
+        )
         left = own_rest.bit_count()
         if left < 4:
             score += FEW_LEFT[left]
