@@ -24,14 +24,13 @@ it (not shown either way). ``docs/engine.md`` gives the figures measured.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import platform
 import random
 import sys
 import time
 from dataclasses import dataclass, replace
 
-from benchmarks.stats import wilson
+from benchmarks.stats import play_all, tally
 from firmware_host.engine import LEVELS, Engine, Level, level
 from firmware_host.rules import Position, Side
 
@@ -160,12 +159,9 @@ def report(pair: tuple[int, int], played: list[Played]) -> str:
     """One line: the higher level's results against the lower one."""
     lower, higher = pair
     mine = [result for result in played if (result.game.lower, result.game.higher) == pair]
-    wins = sum(result.points == 1 for result in mine)
-    draws = sum(result.points == 0.5 for result in mine)
-    losses = len(mine) - wins - draws
-    score = sum(result.points for result in mine)
-    low, high = wilson(score, len(mine))
-    rate = score / len(mine) if mine else 0.0
+    results = tally([result.points for result in mine])
+    wins, draws, losses, score = results.wins, results.draws, results.losses, results.score
+    low, high, rate = results.low, results.high, results.rate
     plies = sum(result.plies for result in mine) / max(1, len(mine))
     red = sum(result.points for result in mine if result.game.higher_side is Side.RED)
     blue = score - red
@@ -198,22 +194,7 @@ def main(argv: list[str] | None = None) -> int:
 
     pairs: list[tuple[int, int]] = args.pairs
     games = schedule(pairs, args.games, args.seed, args.scale)
-    started = time.perf_counter()
-    played: list[Played] = []
-
-    def note(result: Played) -> None:
-        played.append(result)
-        if len(played) % 10 == 0:  # progress on stderr: the report on stdout stays as it is
-            print(f"{len(played)}/{len(games)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
-
-    if args.workers > 1:
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            for result in pool.imap(play, games, chunksize=1):
-                note(result)
-    else:
-        for game in games:
-            note(play(game))
-    elapsed = time.perf_counter() - started
+    played, elapsed = play_all(play, games, args.workers, progress_every=10)
 
     print(
         f"Python {platform.python_version()} on {platform.machine()}: levels by their node budgets"

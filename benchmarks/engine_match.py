@@ -16,14 +16,13 @@ its moves. ``docs/engine.md`` gives the figures measured.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import platform
 import random
 import sys
 import time
 from dataclasses import dataclass
 
-from benchmarks.stats import wilson
+from benchmarks.stats import play_all, tally
 from firmware_host.engine import LEVELS, Engine, Limits, greedy_move, random_move
 from firmware_host.engine.board import BoardTables
 from firmware_host.engine.evaluation import Evaluator
@@ -99,22 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     games = schedule(args.games, args.nodes, args.seed)
-    started = time.perf_counter()
-    played: list[Played] = []
-
-    def note(result: Played) -> None:
-        played.append(result)
-        if len(played) % 20 == 0:  # progress on stderr: the report on stdout stays as it is
-            print(f"{len(played)}/{len(games)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
-
-    if args.workers > 1:
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            for result in pool.imap(play, games, chunksize=1):
-                note(result)
-    else:
-        for game in games:
-            note(play(game))
-    elapsed = time.perf_counter() - started
+    played, elapsed = play_all(play, games, args.workers, progress_every=20)
 
     print(
         f"Python {platform.python_version()} on {platform.machine()}: engine at {args.nodes} nodes a move "
@@ -123,12 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     for opponent, goal in GOALS.items():
         mine = [result for result in played if result.game.opponent == opponent]
-        wins = sum(result.points == 1 for result in mine)
-        draws = sum(result.points == 0.5 for result in mine)
-        losses = len(mine) - wins - draws
-        score = sum(result.points for result in mine)
-        low, high = wilson(score, len(mine))
-        rate = score / len(mine) if mine else 0.0
+        results = tally([result.points for result in mine])
+        wins, draws, losses = results.wins, results.draws, results.losses
+        low, high, rate = results.low, results.high, results.rate
         verdict = "met" if rate >= goal else "NOT met"
         plies = sum(result.plies for result in mine) / max(1, len(mine))
         print(
