@@ -54,10 +54,9 @@ class ComputerPlayer:
             return
         self.cancel()
         self._searching = history
-        self._stop = threading.Event()
-        searched = position.copy()
-        future = self._executor.submit(self._choose, searched, self._stop)
-        future.add_done_callback(lambda done: self._done(history, done))
+        self._stop = stop = threading.Event()
+        future = self._executor.submit(self._choose, position.copy(), stop)
+        future.add_done_callback(lambda done: self._done(history, stop, done))
         logger.info("the computer is choosing", extra={"fields": {"level": self.level.number, "ply": len(history)}})
 
     def cancel(self) -> None:
@@ -74,8 +73,8 @@ class ComputerPlayer:
     def _choose(self, position: Position, stop: threading.Event) -> SearchResult:
         return self._engine.choose(position, self.level, clock=self._clock, should_stop=stop.is_set)
 
-    def _done(self, history: tuple[Move, ...], done: Future[SearchResult]) -> None:
-        if done.cancelled():
+    def _done(self, history: tuple[Move, ...], stop: threading.Event, done: Future[SearchResult]) -> None:
+        if done.cancelled() or stop.is_set():  # stopped early: its move is not the level's
             return
         error = done.exception()
         if error is not None:  # a bug in the engine: the players can still move by hand
@@ -85,7 +84,7 @@ class ComputerPlayer:
 
     def is_searching_for(self, history: tuple[Move, ...]) -> bool:
         """Whether the search for the position after ``history`` is the one wanted."""
-        return self._searching == history and not self._stop.is_set()
+        return self._searching == history
 
     def delivered(self) -> None:
         """The daemon took the move: the next want starts a new search."""

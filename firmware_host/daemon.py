@@ -215,7 +215,6 @@ class Daemon:
         pins = {name: pin for name, pin in config.buttons.items() if pin is not None}
         if pins:
             self._pin_buttons = PinButtons(pins, pin_factory=self.devices.pin_factory, on_change=self.button_changed)
-        self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         self._self_test()
         self._show()

@@ -315,9 +315,8 @@ class Referee:
         legal = position.legal_moves()
         if move not in legal:
             raise CommandError(f"{move} is not a legal move in {position.to_nfn()}")
+        # (Never a pass: a side that can only pass passes at once, in _start_turn.)
         self._computer_move = legal[legal.index(move)]
-        if self._computer_move.is_pass:  # never: a side that can only pass passes at once
-            raise AssertionError("a pass is made by the referee, not chosen")
         self._view = self._turn_view(position)
         self._candidate = None
         shown = ComputerMove(self._computer_move, position.turn, len(position.move_stack))
