@@ -18,9 +18,9 @@ from firmware_host import __version__
 from firmware_host.drawing import nest_svg, text_diagram
 from firmware_host.engine import Engine, Limits, SearchResult, level
 from firmware_host.errors import HardwareError, NestrefError, NotationError
-from firmware_host.files import read_text, write_text
+from firmware_host.files import reason, write_text
 from firmware_host.referee.referee import Settings
-from firmware_host.referee.sensor_log import read_sensor_log
+from firmware_host.referee.sensor_log import SensorLogStream, decoded_lines, stream_sensor_log
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
@@ -134,8 +134,24 @@ def run_board(args: argparse.Namespace, out: TextIO) -> None:
 
 def run_referee(args: argparse.Namespace, out: TextIO) -> None:
     nest = _nest(args)
-    text = read_text(args.events, "sensor log")
-    log = read_sensor_log(text, nest=nest, source=args.events)
+    try:
+        handle = open(args.events, "rb")  # noqa: SIM115  (a context manager just below)
+    except OSError as error:
+        raise NestrefError(f"{args.events}: cannot read the sensor log: {reason(error)}") from None
+    with handle:
+
+        def stream() -> SensorLogStream:
+            handle.seek(0)
+            return stream_sensor_log(decoded_lines(handle, source=args.events), nest=nest, source=args.events)
+
+        # The whole file is checked first, line by line, so that a bad line stops the
+        # command before anything is refereed; then it is read again and replayed.
+        for _ in stream().events:
+            pass
+        _replay_sensor_log(args, nest, stream(), out)
+
+
+def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStream, out: TextIO) -> None:
     if args.position is not None or args.lineup is not None:
         start, label = _start(args, nest), args.lineup
     elif log.start is not None:

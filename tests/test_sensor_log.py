@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host.referee.sensor_log import SensorEvent, SensorLogError, read_sensor_log, write_sensor_log
+from firmware_host.referee.sensor_log import (
+    SensorEvent,
+    SensorLogError,
+    decoded_lines,
+    read_sensor_log,
+    stream_sensor_log,
+    write_sensor_log,
+)
 from firmware_host.rules import Nest, Position
 
 NEST = Nest.default()
@@ -111,3 +118,34 @@ def test_any_events_round_trip(raw):
     events = [SensorEvent(time, cell, occupied) for time, cell, occupied in sorted(raw, key=lambda e: e[0])]
     log = read_sensor_log(write_sensor_log(events), nest=NEST)
     assert [(e.time_ms, e.cell, e.occupied) for e in log.events] == [(e.time_ms, e.cell, e.occupied) for e in events]
+
+
+def test_only_a_newline_ends_a_line_a_form_feed_in_a_comment_does_not():
+    text = "# lineup: standard\n0 c3-   # a form feed \f and a vertical tab \v in a comment\r\n300 c4+\n"
+    log = read_sensor_log(text, nest=NEST, source="game.log")
+    assert [event.to_text() for event in log.events] == ["0 c3-", "300 c4+"]
+    assert [event.line for event in log.events] == [2, 3]
+    with pytest.raises(SensorLogError, match=r"^game\.log:1: "):
+        read_sensor_log("0 c3- \f 300 c4+\n", nest=NEST, source="game.log")  # not two lines
+
+
+def test_a_stream_reads_its_header_at_once_and_its_events_as_they_are_taken():
+    taken: list[int] = []
+
+    def lines():
+        for number, line in enumerate(["# lineup: advanced-1\n", "0 c3-\n", "300 c4+\n", "200 c5+\n"], start=1):
+            taken.append(number)
+            yield line
+
+    stream = stream_sensor_log(lines(), nest=NEST, source="game.log")
+    assert stream.start_label == "advanced-1" and taken == [1, 2]  # up to the first event, no further
+    assert next(stream.events).to_text() == "0 c3-"
+    assert next(stream.events).to_text() == "300 c4+" and taken == [1, 2, 3]
+    with pytest.raises(SensorLogError, match=r"^game\.log:4: time goes backwards"):
+        next(stream.events)
+
+
+def test_a_line_that_is_not_utf_8_is_named():
+    lines = decoded_lines([b"# lineup: standard\n", b"0 c3-\n", b"300 \xff4+\n"], source="game.log")
+    with pytest.raises(SensorLogError, match=r"^game\.log:3: not UTF-8 text"):
+        list(stream_sensor_log(lines, nest=NEST, source="game.log").events)

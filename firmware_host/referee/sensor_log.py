@@ -8,7 +8,7 @@ when it became occupied. ``#`` starts a comment; before the first event, a comme
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from firmware_host.errors import NestrefError
@@ -45,36 +45,95 @@ class SensorLog:
     events: tuple[SensorEvent, ...]
 
 
+@dataclass(frozen=True)
+class SensorLogStream:
+    """A log being read line by line: its header, read before the first event, and its
+    events, parsed as they are taken (memory stays flat, however long the log).
+    ``events`` raises :class:`SensorLogError` when it reaches a bad line."""
+
+    start: Position | None
+    start_label: str | None
+    events: Iterator[SensorEvent]
+
+
+def stream_sensor_log(lines: Iterable[str], *, nest: Nest, source: str = "<sensor log>") -> SensorLogStream:
+    """Read a sensor log from ``lines`` (an open text file, or any iterable of lines),
+    the header at once and the events as they are taken. Only ``\\n`` ends a line (a
+    form feed in a comment is part of the comment); a trailing ``\\r`` is dropped.
+    Raises :class:`SensorLogError` naming the line and what is wrong with it: an unknown
+    cell, a bad time, time going backwards, a second header, anything else that is not
+    an event, a comment or a blank line."""
+    parser = _LineParser(nest, source)
+    numbered = enumerate(lines, start=1)
+    first: SensorEvent | None = None
+    for number, line in numbered:
+        first = parser.parse(line, number)
+        if first is not None:
+            break
+
+    def events() -> Iterator[SensorEvent]:
+        if first is None:
+            return
+        yield first
+        for number, line in numbered:
+            event = parser.parse(line, number)
+            if event is not None:
+                yield event
+
+    return SensorLogStream(parser.start, parser.label, events())
+
+
+def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
+    """The lines of a file opened in binary, as text: UTF-8, split at ``\\n`` only.
+    Raises :class:`SensorLogError` naming the line that is not UTF-8."""
+    for number, raw in enumerate(binary, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise SensorLogError(f"{source}:{number}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
 def read_sensor_log(text: str, *, nest: Nest, source: str = "<sensor log>") -> SensorLog:
-    """Parse the text of a sensor log. Raises :class:`SensorLogError` naming the line
-    and what is wrong with it: an unknown cell, a bad time, time going backwards, a
-    second header, anything else that is not an event, a comment or a blank line."""
-    start: Position | None = None
-    label: str | None = None
-    events: list[SensorEvent] = []
-    last_time = 0
-    text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
-    for number, line in enumerate(text.splitlines(), start=1):
+    """Parse the whole text of a sensor log (:func:`stream_sensor_log`, all at once)."""
+    stream = stream_sensor_log(text.split("\n"), nest=nest, source=source)
+    return SensorLog(stream.start, stream.start_label, tuple(stream.events))
 
-        def fail(what: str, number: int = number) -> SensorLogError:
-            return SensorLogError(f"{source}:{number}: {what}")
 
-        body, _, comment = line.partition("#")
+class _LineParser:
+    """One line at a time: the header while no event has come, then events."""
+
+    def __init__(self, nest: Nest, source: str) -> None:
+        self.nest = nest
+        self.source = source
+        self.start: Position | None = None
+        self.label: str | None = None
+        self.last_time = 0
+        self.seen_event = False
+
+    def parse(self, line: str, number: int) -> SensorEvent | None:
+        """The event on ``line``, or None for a comment, a header or a blank line."""
+
+        def fail(what: str) -> SensorLogError:
+            return SensorLogError(f"{self.source}:{number}: {what}")
+
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
+        body, _, comment = line.rstrip("\r\n").partition("#")
         body = body.strip()
         if not body:
-            header = _HEADER.fullmatch("#" + comment) if comment and not events else None
+            header = _HEADER.fullmatch("#" + comment.strip()) if comment and not self.seen_event else None
             if header is not None:
-                if label is not None:
+                if self.label is not None:
                     raise fail("a second header: a log starts from one lineup or position")
                 kind, value, _ = header.groups()
                 try:
                     if kind.lower() == "lineup":
-                        start, label = Position.from_lineup(value, nest=nest), value
+                        self.start, self.label = Position.from_lineup(value, nest=self.nest), value
                     else:
-                        start, label = Position.from_nfn(value, nest=nest), "position"
+                        self.start, self.label = Position.from_nfn(value, nest=self.nest), "position"
                 except NestrefError as error:
                     raise fail(str(error)) from None
-            continue
+            return None
         fields = body.split()
         if len(fields) != 2:
             raise fail(f"expected '<time_ms> <cell><sign>', such as '950 c3-', got {body[:60]!r}")
@@ -88,13 +147,13 @@ def read_sensor_log(text: str, *, nest: Nest, source: str = "<sensor log>") -> S
             raise fail(f"expected a cell and + or -, such as 'c3-', got {change[:20]!r}")
         cell, sign = match.groups()
         time_ms = int(time_text)
-        if cell not in nest:
-            raise fail(f"{cell} is not a cell of the nest {nest.name}")
-        if time_ms < last_time:
-            raise fail(f"time goes backwards: {time_ms} after {last_time}")
-        last_time = time_ms
-        events.append(SensorEvent(time_ms, cell, sign == "+", number))
-    return SensorLog(start, label, tuple(events))
+        if cell not in self.nest:
+            raise fail(f"{cell} is not a cell of the nest {self.nest.name}")
+        if time_ms < self.last_time:
+            raise fail(f"time goes backwards: {time_ms} after {self.last_time}")
+        self.last_time = time_ms
+        self.seen_event = True
+        return SensorEvent(time_ms, cell, sign == "+", number)
 
 
 def write_sensor_log(events: Iterable[SensorEvent], *, header: str | None = None) -> str:
