@@ -8,9 +8,16 @@ import pytest
 
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.service import RefereeService
-from firmware_host.referee.signals import CorrectionNeeded, MoveAccepted, Signal, TurnStarted
+from firmware_host.referee.signals import (
+    CorrectionNeeded,
+    GameStarted,
+    MoveAccepted,
+    SetupNeeded,
+    Signal,
+    TurnStarted,
+)
 from firmware_host.referee.store import GameStore, StorageUnavailableError, StoreError
-from firmware_host.rules import Nest, Outcome, Position, Side, WinCondition
+from firmware_host.rules import Move, Nest, Outcome, Position, Side, WinCondition
 from tests.helpers import play as play_moves
 from tests.helpers import setup
 
@@ -203,3 +210,36 @@ def test_moves_wait_while_the_record_is_locked_and_are_recorded_then_announced_i
     assert svc.store.moves() == ["c3-c4", *moves_played]
     assert [str(s.move) for s in heard if isinstance(s, MoveAccepted)] == ["c3-c4", *moves_played]
     svc.store.close()
+
+
+def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_uses_the_new_one(tmp_path):
+    # Written before the contract moved advanced-2's cuckoo from a3 to b3: the record
+    # holds the game's start, so the game goes on from it; the next game is set up anew.
+    old_start = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"
+    path = tmp_path / "games.sqlite"
+    with GameStore(path, nest=NEST, clock=clock) as store:
+        after = play_moves(Position.from_nfn(old_start), "g3-h4")
+        store.record(
+            [
+                GameStarted(1, "advanced-2", Side.RED, old_start, new_set=True),
+                MoveAccepted(Move.from_text("g3-h4"), Side.RED, 1, after.to_nfn()),
+            ],
+            referee_ms=0,
+        )
+    heard: list[Signal] = []
+    store = GameStore(path, nest=NEST, clock=clock)
+    svc = RefereeService.start(
+        NEST, settings=Settings(), store=store, announce=heard.append, lineup="standard",
+        occupied=after.occupied(), now=0,
+    )  # fmt: skip
+    assert svc.referee.position is not None
+    assert svc.referee.position.to_nfn() == after.to_nfn()
+    assert [s for s in heard if isinstance(s, TurnStarted)][-1].side is Side.BLUE
+    svc.resign(Side.BLUE, 1000)
+    setup_needed = [s for s in heard if isinstance(s, SetupNeeded)][-1]
+    assert (setup_needed.lineup, setup_needed.fill, setup_needed.empty) == ("advanced-2", ("g3",), ("h4",))
+    play(svc, "h4- g3+", 2000)  # the same cells as before: the lineups differ in which piece is where
+    started = [s for s in heard if isinstance(s, GameStarted)][-1]
+    assert started.number == 2 and started.nfn == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
+    assert "C" in started.nfn.split()[0].split("/")[6]  # red's row 3 now holds its cuckoo, on b3
+    store.close()
