@@ -8,10 +8,13 @@ one line saying what is wrong and exits with code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host import __version__
@@ -165,7 +168,14 @@ def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStrea
     def announce(signal: Signal) -> None:
         print(signal.to_text(), file=out, flush=True)
 
-    with GameStore(args.db or ":memory:", nest=nest, clock=time.time) as store:
+    # Without --db the record is thrown away: a file of its own, not memory, so that
+    # replaying a long log takes no more memory than a short one.
+    with contextlib.ExitStack() as stack:
+        if args.db is None:
+            path, durable = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "replay.sqlite", False
+        else:
+            path, durable = Path(args.db), True
+        store = stack.enter_context(GameStore(path, nest=nest, clock=time.time, durable=durable))
         service = RefereeService.start(
             nest,
             settings=settings,

@@ -227,6 +227,8 @@ class Presenter:
                     lines.append(f"then {len(steps) - 1} more")
             return Screen(headline, tuple(lines), footer, alert=cause is CorrectionCause.ILLEGAL_MOVE)
         if self.view is View.QUESTION and self.question:
+            if len(self.question) == 1:  # a confirmation: the one move the nest may show
+                return Screen("CONFIRM?", (f"{self.question[0]} made?",), "confirm: yes")
             options = tuple(
                 ("> " if i == self.highlighted else "  ") + str(move) for i, move in enumerate(self.question)
             )

@@ -39,6 +39,22 @@ def settle(referee: Referee, on_tick: Callable[[int], None] = lambda due: None) 
     raise AssertionError("the referee never settles")
 
 
+def replay(referee: Referee, events: Iterable[SensorEvent]) -> list[tuple[int, Signal]]:
+    """Feed ``events`` in their time, letting every deadline pass, then until nothing
+    is pending: each signal with the time it came."""
+    timed: list[tuple[int, Signal]] = []
+    for event in events:
+        while (due := referee.next_deadline()) is not None and due < event.time_ms:
+            timed += [(due, signal) for signal in referee.tick(due)]
+        timed += [(event.time_ms, signal) for signal in referee.sense(event.cell, event.occupied, event.time_ms)]
+    for _ in range(10_000):
+        due = referee.next_deadline()
+        if due is None:
+            return timed
+        timed += [(due, signal) for signal in referee.tick(due)]
+    raise AssertionError("the referee never settles")
+
+
 def accepted(signals: Iterable[Signal]) -> list[str]:
     return [str(signal.move) for signal in signals if isinstance(signal, MoveAccepted)]
 

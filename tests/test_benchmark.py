@@ -24,11 +24,12 @@ def test_the_chess_perft_is_counted_like_ours():
 def test_the_referee_benchmark_reports_the_time_per_change(capsys):
     from benchmarks import referee_speed
 
-    assert referee_speed.main(["--games", "2"]) == 0
+    assert referee_speed.main(["--games", "2", "--stream-mb", "0.05"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith("2 games, ")
+    assert lines[1].startswith("2 games (8 kinds of log in turn), ")
     assert lines[2].startswith("per change: median ")
-    assert lines[-1].startswith("budget: ")
+    assert lines[-2].startswith("budget: ")
+    assert lines[-1].startswith("nestref referee over a 0.05 MB log of sets of games: ") and "lines/s" in lines[-1]
 
 
 def test_the_daemon_benchmark_reports_its_figures(capsys):
@@ -53,3 +54,12 @@ def test_the_computer_at_the_nest_benchmark_reports_its_figures(capsys):
     assert lines[7].startswith("loop, no search (")
     assert lines[8].startswith("loop, searching (")
     assert lines[-1].startswith("ratio (p99 lateness + p99 turn, searching / no search): ")
+
+
+def test_the_referee_hands_benchmark_reports_each_kind_of_log(capsys):
+    from benchmarks import referee_hands
+
+    assert referee_hands.main(["--seeds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len([line for line in lines if " of 1 read as the nest shows them" in line]) == 8
+    assert lines[-1].startswith("all: ")

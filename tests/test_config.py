@@ -126,7 +126,7 @@ def test_a_custom_board_file_next_to_the_config(tmp_path):
         ("[timing]\nsettle = 5\n", "timing.settle", "unknown key"),
         ("[timing]\nsettle_ms = 900\nextend_ms = 100\n", "timing", "extend_ms must be at least"),
         ("[timing]\ndebounce_ms = 300\n", "timing", "settle_ms must be at least timing.debounce_ms"),
-        ("[timing]\nflicker_window_ms = 0\n", "timing", "flicker_window_ms must be at least 1"),
+        ("[timing]\nslow_flicker_window_ms = 0\n", "timing", "slow_flicker_window_ms must be at least 1"),
         ("[timing]\nslow_flicker_changes = 2\n", "timing", "slow_flicker_changes must be at least 4"),
         ("[display]\nrotate = 1\n", "display.rotate", "expected 0 or 2"),
         ("[cell_lights]\nspi_port = 1\n", "cell_lights.spi_port", "out of range"),

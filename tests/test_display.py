@@ -47,6 +47,7 @@ def scenes() -> dict[str, list[Signal]]:
         "illegal": played(Table(start()), "c3- c5+"),
         "fix-nest": played(Table(start()), "a7-"),
         "question": played(Table(setup("Ca1 We5 ed6 ee6 ee9 ca9")), "e5- +300 d6- +5 d6+ e6- +5 e6+", gap=0),
+        "confirm": played(Table(setup("Ca1 We5 ed6 ee9 ca9")), "e5-"),  # its target never read empty
         "winner": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+"),
         "set-up": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+", "a1-"),
         "resigned": resigned.signals,
@@ -85,6 +86,7 @@ def test_the_screens_say_what_the_players_need():
     assert screens["illegal"].lines == ("c3-c5: too far", "move c5 to c3")
     assert screens["fix-nest"].lines == ("put blue egg on a7",)
     assert screens["question"].lines[0].startswith("> e5x")
+    assert (screens["confirm"].headline, screens["confirm"].lines) == ("CONFIRM?", ("e5xd6 made?",))
     assert screens["winner"].headline == "RED WINS"
     assert screens["winner"].lines == ("cuckoo captured (2)",)
     assert screens["set-up"].headline == "SET UP"

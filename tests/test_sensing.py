@@ -78,15 +78,29 @@ def test_the_bounce_of_a_piece_arriving_is_no_evidence():
 def test_a_chattering_cell_is_faulty_until_it_calms_down():
     s = sensors()
     events = []
-    for k in range(40):
+    for k in range(100):  # half a second of changes 5 ms apart: no piece settles so long
         events += s.read("h5", k % 2 == 0, 100 + 5 * k)
     assert FaultFound("h5", SensorProblem.FLICKERING) in events
     assert "h5" in s.faulty
-    assert s.read("h5", True, 400) == []  # ignored while faulty
+    assert s.read("h5", True, 700) == []  # ignored while faulty
     later = drain(s, 10_000)
     assert FaultCleared("h5") in later
     assert "h5" not in s.faulty
     assert ("h5" in s.settled) == ("h5" in s.raw)
+
+
+def test_a_wobbly_piece_settling_is_no_fault():
+    # Chatter for a quarter of a second (pulses of 1-5 ms, gaps up to 15 ms), then rest.
+    s = sensors(())
+    events = s.read("h5", True, 100)
+    time = 100
+    while time < 340:
+        events += s.read("h5", False, time + 12) + s.read("h5", True, time + 15)
+        time += 15
+    events += drain(s, 1000)
+    assert not [event for event in events if isinstance(event, FaultFound)]
+    assert CellChanged("h5", True, time + 30) in events
+    assert "h5" in s.settled
 
 
 def test_a_slowly_flickering_cell_is_faulty_too():
@@ -106,10 +120,22 @@ def test_a_stuck_cell_is_trusted_again_when_it_changes():
     assert "e5" not in s.faulty
 
 
-def test_the_run_of_changes_going_on_at_a_moment():
+def test_the_first_run_of_changes_after_a_moment():
     s = sensors(("d4",))
     for time, occupied in ((1000, False), (1003, True), (1010, False), (1012, True), (1100, False), (1104, True)):
         s.read("d4", occupied, time)
-    assert s.burst_end("d4", 1000) == 1012
-    assert s.burst_end("d4", 1005) == 1012
-    assert s.burst_end("d4", 1100) == 1104
+    assert s.first_burst_end("d4", 990) == 1012
+    assert s.first_burst_end("d4", 1005) == 1012
+    assert s.first_burst_end("d4", 1050) == 1104
+    assert s.first_burst_end("d4", 2000) == 2000  # none: the moment itself
+
+
+def test_evidence_that_came_as_a_capture_makes_it():
+    s = sensors(("d4",))
+    s.read("c3", False, 1000)
+    s.read("d4", False, 4000)  # a touch long after the piece on c3 was lifted
+    s.read("d4", True, 4005)
+    drain(s, 5000)
+    assert s.was_empty_since("d4", 1000, grace=100)
+    assert not s.was_empty_since("d4", 1000, grace=100, within=2500)
+    assert s.was_empty_since("d4", 2000, grace=100, within=2500)

@@ -4,8 +4,8 @@ A reed switch bounces when it closes, and a magnet moving slowly past it can cha
 the edge of its field. A reading therefore counts only once the cell has kept it for
 ``debounce_ms``. The raw readings are kept too, because they are the evidence a capture
 needs: the captured piece's cell reads empty, however briefly, as it is lifted or
-pushed off. A cell that changes implausibly often is reported as faulty and ignored
-until it calms down. Pure code: time is passed in, in milliseconds.
+pushed off. A cell that chatters for longer than a piece settling does, or glitches
+again and again, is reported as faulty and ignored until it calms down. Pure code: time is passed in, in milliseconds.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from firmware_host.referee.signals import SensorProblem
 
 LONG_AGO = -(2**62)
+RECENT_CHANGES = 64  # raw changes kept per cell
 
 
 @dataclass(frozen=True)
@@ -30,19 +31,26 @@ class Timing:
     settle_ms: int = 250
     """A move is committed once the nest has been still this long."""
     extend_ms: int = 1000
-    """...or this long, when the piece could still slide on (a warbler or cuckoo resting
-    on the middle cell of a double step), or rests where it may only pass."""
+    """What looks wrong is refused once the nest has been still this long: pieces in
+    the air may still land, a piece resting where it may only pass may slide on."""
+    land_ms: int = 2500
+    """A capturer lands this long after leaving its cell at most (players hold it a
+    second and a half): a first flicker on its target later than that is no evidence of
+    the capture, but some other hand's touch."""
+    rest_ms: int = 400
+    """...or this long, when the piece could still slide on (a warbler or cuckoo on the
+    middle cell of a double step): a slide crosses a cell in at most a quarter of a
+    second, so a piece resting longer has stopped there."""
     capture_grace_ms: int = 100
     """A captured piece's cell may read empty this long before the capturer's cell does
     (a capturer slid onto its target pushes the captured piece off while it still
     touches its own cell) and still count as evidence of the capture, provided the
     captured piece had stood still for ``settle_ms`` (a piece rocking as it is put down
     proves nothing)."""
-    flicker_changes: int = 40
-    """A cell whose raw reading changes this often within ``flicker_window_ms`` is
-    faulty: a hand makes at most about three changes a second on one cell, and each
-    bounces a few times at most."""
-    flicker_window_ms: int = 1000
+    chatter_ms: int = 400
+    """A cell whose raw reading goes on changing, each change within ``debounce_ms`` of
+    the one before, for longer than this is faulty: a wobbly piece settling at the edge
+    of a switch's field chatters for up to a quarter of a second, then rests."""
     slow_flicker_changes: int = 8
     """A cell whose reading changes, or glitches too briefly to settle, this often within
     ``slow_flicker_window_ms`` is faulty too: that is four lifts and put-backs in two
@@ -56,7 +64,17 @@ class Timing:
     ask_ms: int = 3000
     """A capturer lifted this long, with every piece it could capture still in place,
     may have made a capture the sensors did not see (a captured piece swept off so fast
-    that its cell never read empty): the referee asks."""
+    that its cell never read empty). The other side's reply would show it; if none has
+    come, the referee asks."""
+    undo_ms: int = 4000
+    """An illegal move is held until the referee objects, then undone: within this long
+    of being made, as players do. A move that proves a capture no scan saw when it is
+    legal after it, but would be an illegal move after another capture, is believed once
+    it has stood this long."""
+    hold_ms: int = 2500
+    """A piece may be held in the air this long, the nest otherwise still, before the
+    players are asked to put it back: a player straightening a piece holds it for a
+    second or so. A move made meanwhile is accepted once the piece is back."""
 
     def __post_init__(self) -> None:
         for name, value in vars(self).items():
@@ -64,14 +82,16 @@ class Timing:
                 raise ValueError(f"timing.{name} must be a whole number of milliseconds, not {value!r}")
         if self.extend_ms < self.settle_ms:
             raise ValueError("timing.extend_ms must be at least timing.settle_ms")
+        if self.rest_ms < self.settle_ms:
+            raise ValueError("timing.rest_ms must be at least timing.settle_ms")
         if self.settle_ms < self.debounce_ms:
             raise ValueError("timing.settle_ms must be at least timing.debounce_ms")
-        for name in ("flicker_window_ms", "slow_flicker_window_ms"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"timing.{name} must be at least 1")
-        for name in ("flicker_changes", "slow_flicker_changes"):
-            if getattr(self, name) < 4:  # one lift and put-back, each bouncing once
-                raise ValueError(f"timing.{name} must be at least 4: fewer is an ordinary move")
+        if self.slow_flicker_window_ms < 1:
+            raise ValueError("timing.slow_flicker_window_ms must be at least 1")
+        if self.slow_flicker_changes < 4:  # one lift and put-back, each bouncing once
+            raise ValueError("timing.slow_flicker_changes must be at least 4: fewer is an ordinary move")
+        if self.chatter_ms < self.debounce_ms:
+            raise ValueError("timing.chatter_ms must be at least timing.debounce_ms")
 
 
 @dataclass(frozen=True)
@@ -128,8 +148,16 @@ class SensorFilter:
         # piece just put down.
         self.last_emptied_steady: dict[str, int] = dict(self.last_change)
         self.settled_at: dict[str, int] = dict(self.last_change)  # when the settled reading last changed
+        # When the last run of raw changes that ended with a piece resting on the cell
+        # began: a piece landing, or the bounce of one pushed off under another.
+        self.last_landing: dict[str, int] = dict(self.last_change)
+        # When the run of raw changes that led to the settled reading began: the moment
+        # a piece left or reached the cell, before its bounce and the debounce time.
+        self.settled_since: dict[str, int] = dict(self.last_change)
+        self._burst_start: dict[str, int] = dict(self.last_change)  # of the run of raw changes going on
         self._steady: dict[str, bool] = {}  # whether the cell's burst of changes began on a steady piece
-        self._recent: dict[str, deque[int]] = {cell: deque() for cell in self.last_change}  # raw changes
+        # The latest raw changes of each cell: enough to find the flicker that proved a capture.
+        self._recent: dict[str, deque[int]] = {cell: deque(maxlen=RECENT_CHANGES) for cell in self.last_change}
         # Debounce periods ended, whether or not the reading changed: a settled change,
         # or a glitch too short to settle.
         self._episodes: dict[str, deque[int]] = {cell: deque() for cell in self.last_change}
@@ -142,6 +170,7 @@ class SensorFilter:
             return []
         (self.raw.add if occupied else self.raw.discard)(cell)
         if now - self.last_change[cell] >= self.timing.debounce_ms:  # a new burst, not a bounce
+            self._burst_start[cell] = now
             self._steady[cell] = cell in self.settled and now - self.settled_at[cell] >= self.timing.settle_ms
             if not occupied and cell in self.settled:  # a settled piece starts to leave
                 self.last_emptied[cell] = now
@@ -153,13 +182,10 @@ class SensorFilter:
             del self.faulty[cell]
             self._due[cell] = now + self.timing.debounce_ms
             return [FaultCleared(cell), Touched(cell, now)]
-        recent = self._recent[cell]
-        recent.append(now)
-        while recent[0] <= now - self.timing.flicker_window_ms:
-            recent.popleft()
+        self._recent[cell].append(now)
         if cell in self.faulty:
             return []
-        if len(recent) >= self.timing.flicker_changes:
+        if now - self._burst_start[cell] > self.timing.chatter_ms:  # no piece settling chatters this long
             self.faulty[cell] = SensorProblem.FLICKERING
             self._due.pop(cell, None)
             return [FaultFound(cell, SensorProblem.FLICKERING)]
@@ -189,6 +215,8 @@ class SensorFilter:
         events: list[tuple[int, SensorEvent]] = []
         for at, cell in due:
             del self._due[cell]
+            if cell in self.raw:
+                self.last_landing[cell] = self._burst_start[cell]
             changed = self._settle(cell, at)
             events.append((at, changed if changed is not None else Steadied(cell, at)))
             episodes = self._episodes[cell]
@@ -218,30 +246,39 @@ class SensorFilter:
             return None
         (self.settled.add if occupied else self.settled.discard)(cell)
         self.settled_at[cell] = at
+        self.settled_since[cell] = self._burst_start[cell]
         return CellChanged(cell, occupied, at)
 
-    def burst_end(self, cell: str, seen: int) -> int:
-        """When the run of changes on ``cell`` going on at ``seen`` ended: the changes
-        from the last one at or before ``seen`` on, while each follows the one before
-        within ``debounce_ms``."""
-        times = self._recent[cell]
-        earlier = [time for time in times if time <= seen]
-        end = earlier[-1] if earlier else seen
-        for time in times:
-            if time <= end:
+    def first_burst_end(self, cell: str, after: int) -> int:
+        """When the first run of changes on ``cell`` after ``after`` ended (each change
+        within ``debounce_ms`` of the one before); ``after`` if there was none."""
+        end = None
+        for time in self._recent[cell]:
+            if time <= after:
                 continue
-            if time - end >= self.timing.debounce_ms:
+            if end is not None and time - end >= self.timing.debounce_ms:
                 break
             end = time
-        return end
+        return after if end is None else end
 
-    def was_empty_since(self, cell: str, since: int, *, grace: int, floor: int = LONG_AGO) -> bool:
+    def was_empty_since(
+        self, cell: str, since: int, *, grace: int, floor: int = LONG_AGO, within: int | None = None
+    ) -> bool:
         """Whether ``cell``, which reads occupied now and has for ``debounce_ms``, read
-        empty, however briefly, at some moment after ``since``; or, up to ``grace``
-        before it, read empty after its piece had stood still for ``settle_ms``. Either
-        after ``floor``. (A cell that reads empty now shows a capture under way, not one
-        made.)"""
+        empty, however briefly, at some moment after ``since`` (and, given ``within``, its
+        first change after ``since`` came no later than that after it); or, up to
+        ``grace`` before it, read empty after its piece had stood still for
+        ``settle_ms``. Either after ``floor``. (A cell that reads empty now shows a
+        capture under way, not one made.)"""
         if cell not in self.raw or cell in self._due:
             return False  # not occupied again, or not for long enough to tell a landing from a bounce
-        change, emptied = self.last_change[cell], self.last_emptied_steady[cell]
-        return (change > since and change > floor) or (emptied >= since - grace and emptied > floor)
+        emptied = self.last_emptied_steady[cell]
+        if emptied >= since - grace and emptied > floor and (within is None or emptied <= since + within):
+            return True
+        after = max(since, floor)
+        if self.last_change[cell] <= after:
+            return False
+        if within is None:
+            return True
+        first = next((time for time in self._recent[cell] if time > after), self.last_change[cell])
+        return first <= since + within

@@ -160,11 +160,14 @@ class Corrected:
 
 @dataclass(frozen=True)
 class MoveQuestion:
-    """The sensors cannot tell which of ``options`` was played: the player must say."""
+    """The sensors cannot tell which of ``options`` was played, or, with one option,
+    whether it was: the player must say (with one, it is a confirmation)."""
 
     options: tuple[Move, ...]
 
     def to_text(self) -> str:
+        if len(self.options) == 1:  # a confirmation
+            return f"question: {self.options[0]}? press confirm"
         return f"question: which move was it: {' or '.join(map(str, self.options))}?"
 
 

@@ -79,9 +79,11 @@ class GameStore:
     """The SQLite record. ``path`` may be ``":memory:"`` for a record that lasts as long
     as the process (a replay)."""
 
-    def __init__(self, path: str | Path, *, nest: Nest, clock: Callable[[], float]) -> None:
+    def __init__(self, path: str | Path, *, nest: Nest, clock: Callable[[], float], durable: bool = True) -> None:
         """Open or create the record at ``path``; ``clock`` gives the wall-clock time in
-        seconds. Raises :class:`StoreError` if it is not a nestref database."""
+        seconds; ``durable`` False for a record thrown away afterwards (a replay: no
+        waiting for the disk). Raises :class:`StoreError` if it is not a nestref
+        database."""
         self.nest = nest
         self._clock = clock
         self.path = str(path)
@@ -90,7 +92,7 @@ class GameStore:
             # at most, then the write fails and is tried again later.
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=0.2)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
         except sqlite3.OperationalError as error:

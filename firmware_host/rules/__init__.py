@@ -10,7 +10,7 @@ Move(origin='c3', target='c4', is_capture=False)
 """
 
 from firmware_host.rules.gameset import GameSet
-from firmware_host.rules.moves import PASS, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.rules.moves import PASS, Footprint, IllegalMove, IllegalMoveError, Move, Rule
 from firmware_host.rules.nest import Direction, Lineup, Nest
 from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
 from firmware_host.rules.perft import divide, perft
@@ -21,6 +21,7 @@ __all__ = [
     "DRAW",
     "PASS",
     "Direction",
+    "Footprint",
     "GameSet",
     "IllegalMove",
     "IllegalMoveError",

@@ -9,7 +9,7 @@ from functools import cache
 
 from firmware_host.errors import NestrefError, NotationError
 from firmware_host.rules._tables import MoveTables
-from firmware_host.rules.moves import PASS, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.rules.moves import PASS, Footprint, IllegalMove, IllegalMoveError, Move, Rule
 from firmware_host.rules.nest import Nest
 from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
 from firmware_host.rules.pieces import Kind, Piece, Side
@@ -304,6 +304,25 @@ class Position:
         if self._find(move, lenient) is not None:
             return None
         return self._diagnose(move)
+
+    def footprint(self, move: Move) -> Footprint:
+        """What ``move``, one of this position's moves, shows on the switches: a step
+        empties its origin and fills its target; a capture empties its origin, and its
+        target, occupied before and after, must read empty for a moment as the captured
+        piece leaves; a slide of two steps crosses the cell between. A pass shows nothing.
+
+        >>> position = Position.from_nfn("4c/6/7/8/4W1e2/8/7/6/C4 r")
+        >>> position.footprint(Move.from_text("e5xg5"))
+        Footprint(empties=frozenset({'e5'}), fills=frozenset(), proofs=frozenset({'g5'}), passes=frozenset({'f5'}))
+        """
+        if move.origin is None or move.target is None:
+            return Footprint()
+        middle = self.nest.between(move.origin, move.target)
+        passes = frozenset((middle,)) if middle is not None else frozenset()
+        target = frozenset((move.target,))
+        if move.is_capture:
+            return Footprint(frozenset((move.origin,)), proofs=target, passes=passes)
+        return Footprint(frozenset((move.origin,)), fills=target, passes=passes)
 
     def push(self, move: Move, *, lenient: bool = False) -> Move:
         """Make ``move`` and return it as the engine's own move value.
