@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
 from firmware_host.errors import NestrefError
-from firmware_host.referee.sensor_log import SensorEvent, read_sensor_log
+from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
 from firmware_host.rules import Piece, Position, Side
 from hardware.sensors import Position as Place
 from sim.table import Table, TableError
@@ -26,6 +27,7 @@ HOLD_S = 2.5  # a button held (the daemon takes 2 s for a hold)
 SET_UP_STEP_S = 0.02  # between two pieces put on by "set up"
 REAL_TIME_GAP_MS = 1000  # a replay at speed keeps gaps up to this long as they were
 SPEEDS = (0.1, 100.0)
+MAX_LOG_BYTES = 1024 * 1024  # the longest sensor log the page may load (UTF-8)
 
 
 class SimulatorError(ValueError):
@@ -47,12 +49,29 @@ class ButtonPins(Protocol):
 
 @dataclass
 class Replay:
-    """A sensor log being replayed."""
+    """A sensor log being replayed, its events read one by one as they are played
+    (memory stays flat, however many there are)."""
 
-    events: tuple[SensorEvent, ...]
+    log: SensorLogStream
+    events: int  # in the log
     done: int = 0  # events applied so far
     speed: float = 1.0
     task: asyncio.Task[None] | None = None
+    last_ms: int | None = None  # the time of the last event applied
+    _next: SensorEvent | None = None
+
+    def peek(self) -> SensorEvent:
+        """The next event, not yet applied (there must be one)."""
+        if self._next is None:
+            self._next = next(self.log.events)
+        return self._next
+
+    def take(self) -> SensorEvent:
+        """The next event, to apply now."""
+        event, self._next = self.peek(), None
+        self.done += 1
+        self.last_ms = event.time_ms
+        return event
 
 
 @dataclass
@@ -163,10 +182,16 @@ class Simulator:
         """Begin a replay: the game starts again from the log's position, with the nest
         set to it."""
         nest = self.daemon.config.nest
-        if len(text.encode("utf-8")) > 1024 * 1024:
-            raise SimulatorError("the sensor log is larger than 1 MB")
-        try:
-            log = read_sensor_log(text, nest=nest, source="the sensor log")
+        size = len(text.encode("utf-8"))
+        if size > MAX_LOG_BYTES:
+            raise SimulatorError(f"the sensor log is {size:,} bytes: the simulator takes logs up to {MAX_LOG_BYTES:,}")
+
+        def stream() -> SensorLogStream:  # only "\n" ends a line, as in a file
+            return stream_sensor_log(io.StringIO(text), nest=nest, source="the sensor log")
+
+        try:  # the whole log checked first, line by line, so that a bad line loads nothing
+            log = stream()
+            events = sum(1 for _ in log.events)
         except NestrefError as error:
             raise SimulatorError(str(error)) from None
         self.pause()
@@ -175,7 +200,7 @@ class Simulator:
         self.table.set_exactly(start.pieces())
         await asyncio.sleep(3 / self.daemon.config.sensors.idle_scan_hz)  # the daemon reads the new nest
         self.daemon.begin_game_from(start)
-        self.replay = Replay(log.events)
+        self.replay = Replay(stream(), events)
 
     def play(self, speed: float) -> None:
         """Play the loaded log on from where it is, ``speed`` times as fast."""
@@ -184,7 +209,7 @@ class Simulator:
             raise SimulatorError(f"speed: from {SPEEDS[0]:g} to {SPEEDS[1]:g}")
         self.pause()
         replay.speed = speed
-        if replay.done < len(replay.events):
+        if replay.done < replay.events:
             replay.task = asyncio.create_task(self._play(replay))
 
     def pause(self) -> None:
@@ -196,22 +221,20 @@ class Simulator:
         """The log's next event, at once."""
         replay = self._loaded()
         self.pause()
-        if replay.done >= len(replay.events):
+        if replay.done >= replay.events:
             raise SimulatorError("the sensor log has been replayed to its end")
         self._apply(replay)
 
     async def _play(self, replay: Replay) -> None:
         with contextlib.suppress(asyncio.CancelledError):
-            while replay.done < len(replay.events):
-                if replay.done > 0:
-                    gap = replay.events[replay.done].time_ms - replay.events[replay.done - 1].time_ms
-                    await asyncio.sleep(replay_pause_s(gap, replay.speed))
+            while replay.done < replay.events:
+                if replay.last_ms is not None:
+                    await asyncio.sleep(replay_pause_s(replay.peek().time_ms - replay.last_ms, replay.speed))
                 self._apply(replay)
             replay.task = None
 
     def _apply(self, replay: Replay) -> None:
-        event = replay.events[replay.done]
-        replay.done += 1
+        event = replay.take()
         self.table.sense(event.cell, event.occupied)
 
     def _loaded(self) -> Replay:
@@ -248,7 +271,7 @@ class Simulator:
         return {
             "type": "replay",
             "loaded": replay is not None,
-            "events": len(replay.events) if replay else 0,
+            "events": replay.events if replay else 0,
             "done": replay.done if replay else 0,
             "playing": bool(replay and replay.task),
             "speed": replay.speed if replay else 1.0,

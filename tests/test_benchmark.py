@@ -53,3 +53,12 @@ def test_the_computer_at_the_nest_benchmark_reports_its_figures(capsys):
     assert lines[7].startswith("loop, no search (")
     assert lines[8].startswith("loop, searching (")
     assert lines[-1].startswith("ratio (p99 lateness + p99 turn, searching / no search): ")
+
+
+def test_the_serial_flood_benchmark_reports_each_kind_of_traffic(capsys):
+    from benchmarks import serial_flood
+
+    assert serial_flood.main(["--polls", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[1:4]] == ["zero bytes", "garbage 00 01", "valid frames"]
+    assert lines[-1].startswith("budget: ")

@@ -848,6 +848,10 @@ function renderGame(game) {
   $("score").textContent = `red ${red} – ${blue} blue`;
   $("game-view").textContent = VIEW_WORDS[game.view] ?? game.view ?? "–";
   $("nfn").textContent = game.nfn ?? "";
+  // Moves the referee took that are not on disk yet: not played until they are.
+  const waiting = game.waiting ?? [];
+  $("waiting").hidden = waiting.length === 0;
+  $("waiting").textContent = waiting.length ? `waiting to be saved: ${waiting.join(" ")}` : "";
   const list = $("moves");
   const moves = game.moves ?? [];
   const shown = [...list.children].map((item) => item.textContent);
@@ -885,6 +889,7 @@ function replaySpeed() {
 
 function updateControls() {
   const active = ui.canAct && shared.connected;
+  $("new-pin").hidden = !(active && shared.hello?.pin_required);
   document.body.classList.toggle("locked", !ui.canAct);
   for (const control of document.querySelectorAll(".control button, .control select, .control input, #buttons button")) {
     control.disabled = !active;
@@ -957,6 +962,7 @@ function start() {
   $("record-start").addEventListener("click", () => send("record_start"));
   $("record-stop").addEventListener("click", () => send("record_stop"));
 
+  $("new-pin").addEventListener("click", () => send("new_pin"));
   $("pin-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const pin = $("pin").value.trim();
