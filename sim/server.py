@@ -547,6 +547,8 @@ class WebServer:
                     raise SimulatorError("the session has ended: give the PIN shown on the OLED again")
                 raise SimulatorError("give the PIN shown on the OLED first")
             elif request.type == "new_pin":
+                if self.pin is None:
+                    raise SimulatorError("no PIN here: the simulator serves this machine only")
                 await self._renew_pin(page)
                 reply = {"type": "session", "token": page.token, "id": request.id}
             else:
@@ -604,8 +606,8 @@ class WebServer:
         self.pin = f"{secrets.randbelow(10_000):04d}"
         self._sessions.clear()
         self._wrong_pins.clear()
-        for page in self.pages:
-            page.token, page.wrong_pins, page.pins_paused_until = None, 0, 0.0
+        for page in self.pages:  # their tokens are no session now
+            page.wrong_pins, page.pins_paused_until = 0, 0.0
         self.daemon.presenter.pin = self.pin  # on the OLED, for the players at the nest to tell
         self.daemon.redraw()
         return self.pin

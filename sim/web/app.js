@@ -10,7 +10,7 @@ const SQRT3 = Math.sqrt(3);
 const LONG_PRESS_MS = 600;
 const DRAG_THRESHOLD_PX = 6; // below this a pointer that moved is still a click
 const SIGNALS_KEPT = 300;
-const MAX_LOG_BYTES = 1024 * 1024; // the server refuses bigger logs and closes the socket
+const MAX_LOG_BYTES = 1024 * 1024; // the server refuses bigger logs (sim/simulator.py MAX_LOG_BYTES)
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10000;
 const STATUS_MS = 5000;
@@ -874,7 +874,7 @@ async function loadLog(input) {
   input.value = "";
   if (!file) return;
   if (file.size > MAX_LOG_BYTES) {
-    showStatus(`${file.name} is larger than 1 MB: the simulator takes logs up to 1 MB.`, "error");
+    showStatus(`${file.name} is larger than 1 MiB: the simulator takes logs up to 1 MiB.`, "error");
     return;
   }
   const text = await file.text();
