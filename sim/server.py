@@ -448,7 +448,7 @@ class WebServer:
             address = ipaddress.ip_address(name)
         except ValueError:
             return False
-        return self.host in WILDCARDS or address.is_loopback or name == self.host.lower()
+        return self.host in WILDCARDS or address.is_loopback or address == _address_or_none(self.host)
 
     @web.middleware
     async def _only_allowed_hosts(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -583,6 +583,8 @@ class WebServer:
                 raise SimulatorError(f"too many wrong PINs on this simulator: try again in {wait} s")
             if self.pin is not None and not secrets.compare_digest(request.fields["pin"].encode(), self.pin.encode()):
                 self._wrong_pins.append(now)
+                if len(self._wrong_pins) == SERVER_PIN_TRIES:
+                    logger.warning("%d wrong PINs within a minute: no page may give one for a while", SERVER_PIN_TRIES)
                 page.wrong_pins += 1
                 if page.wrong_pins >= PIN_TRIES:
                     page.wrong_pins, page.pins_paused_until = 0, now + PIN_PAUSE_S
@@ -603,14 +605,17 @@ class WebServer:
 
     def change_pin(self) -> str:
         """A new PIN, shown on the nest's OLED; every session ends, every pause too."""
-        self.pin = f"{secrets.randbelow(10_000):04d}"
+        pin = f"{secrets.randbelow(10_000):04d}"
+        while pin == self.pin:  # a new one: the old one may be known to someone who should not
+            pin = f"{secrets.randbelow(10_000):04d}"
+        self.pin = pin
         self._sessions.clear()
         self._wrong_pins.clear()
         for page in self.pages:  # their tokens are no session now
             page.wrong_pins, page.pins_paused_until = 0, 0.0
-        self.daemon.presenter.pin = self.pin  # on the OLED, for the players at the nest to tell
+        self.daemon.presenter.pin = pin  # on the OLED, for the players at the nest to tell
         self.daemon.redraw()
-        return self.pin
+        return pin
 
     async def _renew_pin(self, page: Page) -> None:
         """``new_pin``: every other page must give the new PIN; ``page`` keeps acting."""
@@ -719,6 +724,13 @@ def _host_name(authority: str) -> str | None:
     if any(c.isspace() or c in "/\\,;" for c in authority):
         return None
     return parts.hostname.rstrip(".")
+
+
+def _address_or_none(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
 
 
 def _names_in(host: str) -> set[str]:

@@ -28,6 +28,8 @@ SET_UP_STEP_S = 0.02  # between two pieces put on by "set up"
 REAL_TIME_GAP_MS = 1000  # a replay at speed keeps gaps up to this long as they were
 SPEEDS = (0.1, 100.0)
 MAX_LOG_BYTES = 1024 * 1024  # the longest sensor log the page may load (UTF-8)
+RECORDING_RESERVE = 1024  # of a recording's MAX_LOG_BYTES, kept for its header and its last line
+RECORDING_FULL = "# the recording reached 1 MiB here: what followed was not recorded"
 
 
 class SimulatorError(ValueError):
@@ -81,6 +83,16 @@ class Recording:
     header: str
     started: float
     lines: list[str] = field(default_factory=list)
+    size: int = 0  # bytes of the log so far
+    is_full: bool = False  # it reached MAX_LOG_BYTES: what came after is not in it
+
+    def add(self, line: str) -> None:
+        """One more line, unless the log would grow past what the page can load again."""
+        if self.size + len(line) + 1 > MAX_LOG_BYTES - RECORDING_RESERVE:
+            self.is_full = True
+        if not self.is_full:
+            self.lines.append(line)
+            self.size += len(line) + 1
 
 
 class Simulator:
@@ -248,21 +260,23 @@ class Simulator:
         position = service.referee.position if service is not None else None
         turn = position.turn if position is not None else Side.RED
         holds = Position(self.table.cells, turn, nest=self.daemon.config.nest)
-        self.recording = Recording(f"# position: {holds.to_nfn()}", self.clock())
+        header = f"# position: {holds.to_nfn()}"
+        self.recording = Recording(header, self.clock(), size=len(header) + 1)
 
     def stop_recording(self) -> dict[str, Any]:
         recording = self.recording
         if recording is None:
             raise SimulatorError("not recording")
         self.recording = None
-        text = "\n".join(["# recorded by nestref sim", recording.header, *recording.lines]) + "\n"
+        ending = [RECORDING_FULL] if recording.is_full else []
+        text = "\n".join(["# recorded by nestref sim", recording.header, *recording.lines, *ending]) + "\n"
         return {"type": "recording", "on": False, "text": text}
 
     def _switch(self, cell: str, closed: bool) -> None:
         self.switches.set(self.daemon.config.matrix[cell], closed)
         if self.recording is not None:
             at = round((self.clock() - self.recording.started) * 1000)
-            self.recording.lines.append(f"{at} {cell}{'+' if closed else '-'}")
+            self.recording.add(f"{at} {cell}{'+' if closed else '-'}")
 
     # -- for the page --
 

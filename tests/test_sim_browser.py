@@ -521,6 +521,28 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
         page.reload()  # the session is kept: no PIN again
         expect(page.locator("#setup")).to_be_enabled()
         expect(page.locator("#pin-form")).to_be_hidden()
+
+        # A second player, in a browser of their own, with the PIN; then the first asks
+        # for a new one: the second must give it, the first plays on.
+        other = browser.new_context().new_page()
+        other_errors = console_errors(other)
+        other.goto(simulator.url)
+        other.locator("#pin").fill(simulator.pin)
+        other.keyboard.press("Enter")
+        expect(other.locator("#setup")).to_be_enabled()
+        page.locator("#new-pin").click()
+        expect(other.locator("#pin-form")).to_be_visible()
+        expect(other.locator("#setup")).to_be_disabled()
+        expect(other.locator("#oled")).to_have_attribute("alt", re.compile(r"PIN \*\*\*\* "))
+        expect(oled(page)).not_to_have_attribute("alt", re.compile(rf"PIN {simulator.pin} "))
+        new_pin = re.search(r"PIN (\d{4}) ", oled(page).get_attribute("alt") or "")
+        assert new_pin is not None
+        expect(page.locator("#setup")).to_be_enabled()
+        other.locator("#pin").fill(new_pin.group(1))
+        other.keyboard.press("Enter")
+        expect(other.locator("#setup")).to_be_enabled()
+        other.context.close()
+        assert [error for error in other_errors if "session has ended" not in error] == []
     finally:
         page.close()
         simulator.close()

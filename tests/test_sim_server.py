@@ -391,3 +391,20 @@ async def test_nestref_sim_serves_the_board_given(tmp_path):
     finally:
         process.terminate()
         assert await asyncio.wait_for(process.wait(), WAIT_S) == 0
+
+
+async def test_a_recording_stops_growing_where_the_page_could_not_load_it_again(aiohttp_client, running):
+    from sim.simulator import MAX_LOG_BYTES, RECORDING_FULL
+
+    page = await connect(aiohttp_client, running.server)
+    await page.act({"type": "record_start"})
+    recording = running.simulator.recording
+    assert recording is not None
+    for number in range(MAX_LOG_BYTES // 8):  # as a hand flickering over c5 for hours would
+        recording.add(f"{number} c5{'+-'[number % 2]}")
+    await page.act({"type": "record_stop"})
+    (text,) = page.recorded
+    assert MAX_LOG_BYTES - 1024 < len(text.encode()) <= MAX_LOG_BYTES
+    assert text.endswith(RECORDING_FULL + "\n")
+    await page.act({"type": "log_load", "text": text})  # it loads again
+    await page.close()
