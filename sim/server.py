@@ -385,9 +385,8 @@ class WebServer:
         web_files = resources.files("sim").joinpath("web")
         self._files = {entry.name: entry for entry in web_files.iterdir() if entry.name.endswith(tuple(_CONTENT_TYPES))}
         daemon.listeners.append(self._on_signal)
-        self.app = web.Application(
-            client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts]
-        )  # the page sends nothing over HTTP but requests
+        # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
+        self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
         self.app.router.add_get("/{name}", self._file)

@@ -408,3 +408,13 @@ async def test_a_recording_stops_growing_where_the_page_could_not_load_it_again(
     assert text.endswith(RECORDING_FULL + "\n")
     await page.act({"type": "log_load", "text": text})  # it loads again
     await page.close()
+
+
+def test_the_modules_examples_hold():
+    import doctest
+
+    import sim.server
+    import sim.simulator
+
+    for module in (sim.server, sim.simulator):
+        assert doctest.testmod(module).failed == 0, module.__name__
