@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import os
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_host import __version__
 from firmware_host.drawing import nest_svg, text_diagram
@@ -28,6 +30,9 @@ from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
 from firmware_host.rules import PASS, IllegalMoveError, Move, Nest, Outcome, Position, Side, divide, perft
+
+if TYPE_CHECKING:
+    from firmware_host.config import Config
 
 EXIT_UNAVAILABLE = 1  # the hardware or the disk is not there now: trying again may work
 EXIT_BAD_INPUT = 2  # a bad command line, file or config: trying again will not help
@@ -217,12 +222,18 @@ def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStrea
         print(f"result: {_result(outcome)}", file=out)
 
 
-def run_run(args: argparse.Namespace, out: TextIO) -> None:
+def _config(args: argparse.Namespace) -> Config:
+    """The config of ``--config`` (or the defaults), on the nest of ``--board`` if given."""
     from firmware_host.config import load_config
+
+    return load_config(args.config, board=args.board)
+
+
+def run_run(args: argparse.Namespace, out: TextIO) -> None:
     from firmware_host.daemon import open_devices, run_daemon
     from firmware_host.logs import setup_logging
 
-    config = load_config(args.config)
+    config = _config(args)
     setup_logging(config.log_level)
     if args.mock:
         from sim.mock_devices import open_mock_devices
@@ -244,11 +255,10 @@ def _real_pin_factory() -> Any:
 
 
 def run_sim(args: argparse.Namespace, out: TextIO) -> None:
-    from firmware_host.config import load_config
     from firmware_host.logs import setup_logging
     from sim.app import run_simulator
 
-    config = load_config(args.config)
+    config = _config(args)
     setup_logging("warning")  # the page has the referee's words; the terminal keeps quiet
     run_simulator(config, host=args.host, port=args.port, database=args.db, open_browser=not args.no_browser, out=out)
 
@@ -345,26 +355,54 @@ def _port(text: str) -> int:
     return port
 
 
+_DOTTED_NUMBERS = re.compile(r"[0-9.]+")
+
+
+def _host(text: str) -> str:
+    """An address to serve on: an IP address, or a name (such as localhost)."""
+    host = text.strip("[]")
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    if not host or _DOTTED_NUMBERS.fullmatch(host) or ":" in host or any(c.isspace() for c in host):
+        raise argparse.ArgumentTypeError(f"{text[:60]!r} is not an address (such as 127.0.0.1, 0.0.0.0 or ::1)")
+    return host
+
+
 def _address(text: str) -> tuple[str, int]:
-    """HOST:PORT, HOST, or :PORT."""
-    host, colon, port = text.rpartition(":")
-    if not colon:
+    """HOST:PORT, HOST, [IPV6]:PORT, IPV6 or :PORT."""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.removeprefix(":") or "8080"
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    else:  # a name or an IPv4 address, or a bare IPv6 address: no port
         host, port = text, "8080"
-    host = host.strip("[]") or "0.0.0.0"
-    return host, _port(port)
+    return (_host(host) if host else "0.0.0.0"), _port(port)
+
+
+def _database(text: str) -> str:
+    """A SQLite file for the games, or ``:memory:``."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file to keep the games in, got nothing (:memory: keeps none)")
+    return text
 
 
 def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
     from firmware_host.calibrate import calibrate
 
+    if args.board is not None:  # the map it finds, and writes, is the config's nest's
+        raise NestrefError("calibrate: --board is not taken here: name the board in the config's [game] board")
+
     calibrate(args.config, write=args.write, out=out, pin_factory=None if args.mock else _real_pin_factory())
 
 
 def run_wiring(args: argparse.Namespace, out: TextIO) -> None:
-    from firmware_host.config import load_config
     from firmware_host.wiring import render_wiring
 
-    text = render_wiring(load_config(args.config))
+    text = render_wiring(_config(args))
     if args.output:
         write_text(args.output, text)
     else:
@@ -446,13 +484,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     referee.add_argument("--events", metavar="FILE", required=True, help="the sensor log (see docs/sensor-log.md)")
     referee.add_argument("--lenient", action="store_true", help="accept a missed compulsory capture, with a warning")
-    referee.add_argument("--db", metavar="FILE", help="record the games in this SQLite file and resume from it")
+    referee.add_argument(
+        "--db", metavar="FILE", type=_database, help="record the games in this SQLite file and resume from it"
+    )
     referee.add_argument(
         "--speed", type=_speed, default=0.0, metavar="X", help="replay at X times the log's pace (default 0: at once)"
     )
     referee.set_defaults(run=run_referee)
 
-    daemon = commands.add_parser("run", help="run the referee on the nest (the daemon systemd keeps running)")
+    daemon = commands.add_parser(
+        "run", parents=[board], help="run the referee on the nest (the daemon systemd keeps running)"
+    )
     daemon.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
     daemon.add_argument("--mock", action="store_true", help="on simulated hardware, without a Pi")
     daemon.add_argument(
@@ -464,22 +506,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the live game read-only, for spectators (default 0.0.0.0:8080: every address)",
     )
 
-    sim = commands.add_parser("sim", help="the simulator: the real daemon on simulated hardware, in a web page")
+    sim = commands.add_parser(
+        "sim", parents=[board], help="the simulator: the real daemon on simulated hardware, in a web page"
+    )
     sim.add_argument("--config", metavar="FILE", help="a daemon config to try (default: the shipped defaults)")
-    sim.add_argument("--host", default="127.0.0.1", help="the address to serve on (default 127.0.0.1: this machine)")
+    sim.add_argument(
+        "--host", type=_host, default="127.0.0.1", help="the address to serve on (default 127.0.0.1: this machine)"
+    )
     sim.add_argument("--port", type=_port, default=8080, help="the port (default 8080; 0: any free one)")
-    sim.add_argument("--db", metavar="FILE", default=":memory:", help="keep the games in this SQLite file")
+    sim.add_argument(
+        "--db", metavar="FILE", type=_database, default=":memory:", help="keep the games in this SQLite file"
+    )
     sim.add_argument("--no-browser", action="store_true", help="do not open a browser")
     sim.set_defaults(run=run_sim)
     daemon.set_defaults(run=run_run)
 
-    calibrate = commands.add_parser("calibrate", help="walk over the nest to map each cell to its switch")
+    calibrate = commands.add_parser(
+        "calibrate", parents=[board], help="walk over the nest to map each cell to its switch"
+    )
     calibrate.add_argument("--config", metavar="FILE", help="the config to check, and to write with --write")
     calibrate.add_argument("--write", action="store_true", help="write the map found into the config's [matrix]")
     calibrate.add_argument("--mock", action="store_true", help=argparse.SUPPRESS)
     calibrate.set_defaults(run=run_calibrate)
 
-    wiring = commands.add_parser("wiring", help="write the wiring guide (wiring.md) for a config")
+    wiring = commands.add_parser("wiring", parents=[board], help="write the wiring guide (wiring.md) for a config")
     wiring.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
     wiring.add_argument("--output", metavar="FILE", help="where to write it (default: print it)")
     wiring.set_defaults(run=run_wiring)

@@ -9,6 +9,7 @@ name the file and the key, in one line (:class:`ConfigError`).
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
@@ -35,6 +36,7 @@ UART_PINS = {14: "sensors: UART TXD (to the Pico's RX)", 15: "sensors: UART RXD 
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART, on GPIO14 and 15
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
+_HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Config:
     buttons: dict[str, int | None]  # button: BCM pin, or None for a switch in the matrix
     log_level: str
     computer_level: int  # the computer's level (firmware_host.engine.LEVELS); it plays referee.computers
+    web_hosts: tuple[str, ...] = ()  # names the web page may be reached by, besides its addresses and localhost
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -95,15 +98,19 @@ def default_config_text() -> str:
     return resources.files("firmware_host").joinpath("default_config.toml").read_text(encoding="utf-8")
 
 
-def load_config(path: str | Path | None) -> Config:
+def load_config(path: str | Path | None, *, board: str | Path | None = None) -> Config:
     """The config in the file at ``path`` laid over the defaults (``None``: the defaults
-    alone). Raises :class:`ConfigError`."""
+    alone); ``board`` (a command line's ``--board``: a shipped board's name or a board
+    file's path, relative to where the command runs) replaces its ``game.board``.
+    Raises :class:`ConfigError`."""
     defaults = TomlChecker("default_config.toml", ConfigError).load(default_config_text())
-    if path is None:
-        return _ConfigReader("default_config.toml").read(defaults)
-    reader = _ConfigReader(str(path))
-    user = reader.read_file(path, "config")
-    return reader.read(reader.merge(defaults, user, ""))
+    defaults["game"]["lineup"] = None  # left out: the board's first lineup ("standard" on hexhex-5)
+    reader = _ConfigReader("default_config.toml" if path is None else str(path))
+    data = defaults if path is None else reader.merge(defaults, reader.read_file(path, "config"), "")
+    if board is not None:
+        given = str(board)
+        data["game"]["board"] = given if given == Nest.default().name else str(Path(given).absolute())
+    return reader.read(data)
 
 
 def default_matrix(nest: Nest, buttons: list[str], size: tuple[int, int]) -> dict[str, Position]:
@@ -140,7 +147,10 @@ class _ConfigReader(TomlChecker):
     def read(self, data: dict[str, Any]) -> Config:
         game = data["game"]
         nest = self.nest(game["board"])
-        lineup = self.string(game["lineup"], "game.lineup", nest.lineup_names)
+        given_lineup = game["lineup"]
+        lineup = (
+            nest.default_lineup if given_lineup is None else self.string(given_lineup, "game.lineup", nest.lineup_names)
+        )
         first_starter = Side.from_text(self.string(game["first_starter"], "game.first_starter", ("red", "blue")))
         timing = self.timing(data["timing"])
         players = data["players"]
@@ -168,6 +178,9 @@ class _ConfigReader(TomlChecker):
         lights = self.status_lights(data["status_lights"])
         cell_lights = self.cell_lights(data["cell_lights"], nest)
         level = self.string(data["logging"]["level"], "logging.level", tuple(LOG_LEVELS))
+        web_hosts = tuple(
+            self.host_name(name, "web.hosts") for name in self.string_list(data["web"]["hosts"], "web.hosts")
+        )
         config = Config(
             source=self.source,
             nest=nest,
@@ -183,6 +196,7 @@ class _ConfigReader(TomlChecker):
             buttons=buttons,
             log_level=level,
             computer_level=computer_level,
+            web_hosts=web_hosts,
         )
         self.check_pins(config)
         return config
@@ -193,6 +207,13 @@ class _ConfigReader(TomlChecker):
         if Path(path).is_absolute() or self.source == "default_config.toml":
             return path
         return str(Path(self.source).parent / path)
+
+    def host_name(self, name: str, where: str) -> str:
+        """A DNS name, such as ``nest.local`` (addresses need not be listed)."""
+        lowered = name.lower().rstrip(".")
+        if not _HOST_NAME.fullmatch(lowered):
+            raise self.fail(where, f"{name[:60]!r} is not a host name (such as nest.local)")
+        return lowered
 
     def nest(self, value: Any) -> Nest:
         board = self.string(value, "game.board")

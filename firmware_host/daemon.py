@@ -39,7 +39,7 @@ from firmware_host.presenter import Presenter, View
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore, StorageUnavailableError
+from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
 from firmware_host.rules import Move, Piece, Side
 from firmware_host.rules import Position as GamePosition
 from hardware.buttons import PinButtons
@@ -100,7 +100,7 @@ def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatri
 
     if config.sensors.backend == "gpio":
         return GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
-    return SerialScanner(config.sensors.port, baudrate=config.sensors.baudrate)
+    return SerialScanner(config.sensors.port, size=config.sensors.size, baudrate=config.sensors.baudrate)
 
 
 def open_devices(
@@ -181,6 +181,8 @@ class Daemon:
         self.service: RefereeService | None = None  # started once the switches are read
         self._t0 = clock()
         self._store: GameStore | None = None
+        self._recorded: RecordedGame | None = None  # the last game as read from the record
+        self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._pin_buttons: PinButtons | None = None
         self._names = {position: name for name, position in config.matrix.items()}  # matrix place: cell or button
@@ -377,6 +379,23 @@ class Daemon:
             (logger.info if connected else logger.warning)("sensors %s", "connected" if connected else "not connected")
             self._show()
 
+    def recorded_game(self) -> RecordedGame | None:
+        """The last game as the record has it: what a screen may show as played. Read
+        again only after something new was recorded; while the record cannot be read
+        (another program holds it), what was read last, which is on disk too."""
+        if self._is_recorded_stale and self._store is not None:
+            try:
+                self._recorded = self._store.last_game()
+                self._is_recorded_stale = False
+            except StorageUnavailableError as error:
+                logger.debug("%s; the page shows the game as last read", error)
+        return self._recorded
+
+    def waiting_moves(self) -> list[Move]:
+        """The moves the referee accepted that wait to be recorded (the record cannot
+        be written): shown as waiting, not as played."""
+        return self.service.waiting_moves() if self.service is not None else []
+
     def pause(self) -> None:
         """Stop refereeing while the simulator rearranges the nest (a replay's start):
         the switches are still read, but nobody is told."""
@@ -435,6 +454,7 @@ class Daemon:
             position=position,
             resume=position is None,
         )
+        self._is_recorded_stale = True
         self._open_sensor_log(occupied)
         self._show()
 
@@ -534,6 +554,7 @@ class Daemon:
 
     def _announce(self, signal: Signal) -> None:
         """A signal, already recorded: log it, show it, pass it on."""
+        self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.presenter.apply(signal)
         for listener in self.listeners:

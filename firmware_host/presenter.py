@@ -37,6 +37,8 @@ from firmware_host.referee.signals import (
 from firmware_host.rules import Kind, Move, Nest, Outcome, Piece, Position, Rule, Side, WinCondition
 from hardware.outputs import Blink, Lights, Screen
 
+HIDDEN_PIN = "****"  # the PIN, on the page of a player who has not given it
+
 
 class View(Enum):
     STARTING = "starting"
@@ -188,7 +190,9 @@ class Presenter:
 
     # -- the OLED ---------------------------------------------------------------------
 
-    def footer(self) -> str:
+    def footer(self, *, show_pin: bool = True) -> str:
+        """The OLED's bottom line; without ``show_pin``, the PIN starred out (for the
+        pages that have not given it: only the nest's own screen shows it)."""
         if not self.sensors_connected:
             return "sensors not connected"
         if not self.storage_ok:
@@ -199,11 +203,12 @@ class Presenter:
             return self.notice
         score = f"set {self.score[0]}-{self.score[1]}"
         if self.pin:  # the score is on the page and on the result screens; this line is short
-            return f"PIN {self.pin} {self.address}".rstrip()
+            return f"PIN {self.pin if show_pin else HIDDEN_PIN} {self.address}".rstrip()
         return f"{score}  {self.address}" if self.address else score
 
-    def screen(self) -> Screen:
-        footer = self.footer()
+    def screen(self, *, show_pin: bool = True) -> Screen:
+        """What the OLED shows now; without ``show_pin``, with the PIN starred out."""
+        footer = self.footer(show_pin=show_pin)
         if self.view is View.STARTING:
             return Screen("nestref", ("starting...",), footer)
         if self.view is View.CORRECTING and self.correction is not None:

@@ -8,6 +8,7 @@ with a different config runs ``nestref wiring --config FILE`` for their own guid
 from __future__ import annotations
 
 from firmware_host.config import ID_PINS, UART_PORTS, Config
+from firmware_host.rules import Nest, Position
 
 # The 40-pin header: physical pin -> BCM GPIO number, or the supply it carries.
 HEADER: dict[int, int | str] = {
@@ -143,10 +144,20 @@ Driver `{display.driver}`, I2C bus {display.i2c_bus}, address 0x{display.i2c_add
     else:
         oled = """None in this build (`[display] driver = "none"`): the status lights and the cell
 LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the words."""
+    nest = config.nest
+    cell_count = len(nest.cells)
+    piece_count = len(Position.from_lineup(config.lineup, nest=nest).pieces())
+    if nest.name == Nest.default().name:
+        picture = f"![The nest and its cells](docs/{nest.name}.svg)"
+    else:  # a board of the builder's own: its picture is theirs to draw
+        picture = (
+            f"The nest `{nest.name}`: `nestref --board FILE board --svg nest.svg` draws it with every cell's name."
+        )
     cells = config.cell_lights
     if cells.driver != "none":
         ce = {0: "GPIO8 (CE0, pin 24)", 1: "GPIO7 (CE1, pin 26)"}[cells.spi_device]
-        cell_leds = f"""A MAX7219 drives an 8x8 LED matrix (a ready-made module, or 61 LEDs of your own: the LED
+        leds = f"{cell_count} LEDs"
+        cell_leds = f"""A MAX7219 drives an 8x8 LED matrix (a ready-made module, or {leds} of your own: the LED
 at (x, y) then sits between digit line DIG x and the segment line for bit y, bit 0 being
 SEG G and bit 7 SEG DP). Wire it to SPI0: **DIN** to GPIO10 (MOSI, pin 19), **CLK** to GPIO11 (SCLK,
 pin 23), **CS** to {ce}, **VCC** to 5 V (pin 2), **GND** to ground. Which
@@ -168,20 +179,20 @@ buttons and, optionally, one LED per cell. This guide is generated from nestref'
 config by `nestref wiring`; a test keeps it in step with the code. With your own config,
 run `nestref wiring --config /etc/nestref/config.toml` for a guide to your build.
 
-![The nest and its cells](docs/hexhex-5.svg)
+{picture}
 
 ## Parts
 
 | part | count | notes |
 |---|---|---|
 | Raspberry Pi Zero 2 W (or 3, 4, 5) | 1 | Raspberry Pi OS Bookworm; a 40-pin header |
-| reed switch, normally open, glass 14 mm | 61 | one under the centre of every cell |
-| magnet, neodymium 6 x 2 mm | 34 | one in the base of every piece |
-| diode 1N4148 | 64 | one per switch (and per matrix button): no ghost readings |
+| reed switch, normally open, glass 14 mm | {cell_count} | one under the centre of every cell |
+| magnet, neodymium 6 x 2 mm | {piece_count} | one in the base of every piece |
+| diode 1N4148 | {len(config.matrix)} | one per switch (and per matrix button): no ghost readings |
 | OLED 0.96" or 1.3", 128x64, I2C (SSD1306 or SH1106) | 1 | 3.3 V |
 | LED 3 mm (red, blue, yellow, green) with 330 ohm resistors | 4 | status lights |
 | push button, normally open | 3 | confirm, take back, switch |
-| MAX7219 8x8 LED matrix module, or MAX7219 + 61 LEDs | 1 | optional: one LED per cell |
+| MAX7219 8x8 LED matrix module, or MAX7219 + {cell_count} LEDs | 1 | optional: one LED per cell |
 | 74AHCT125 level shifter | 1 | optional, for the MAX7219 (see power) |
 | 5 V 2.5 A power supply, micro-USB or USB-C | 1 | |
 | ribbon cable, 2.54 mm headers, stripboard | | |

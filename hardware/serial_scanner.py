@@ -38,8 +38,12 @@ DEFAULT_BAUDRATE = 115200
 STALE_AFTER_S = 5 * SNAPSHOT_MAX_INTERVAL_MS / 1000
 """With no valid frame for this long (five missed heartbeats), the link is down."""
 
-_READ_SIZE = 4096
-_MAX_READS_PER_POLL = 16  # a flooded port cannot hold up the daemon's loop
+# A flooded port cannot hold up the daemon's loop: one poll reads at most this many
+# chunks, and stops reading after the time budget (what is left waits in the port for the
+# next poll). A Pico sends at most 6 kB/s, some 30 bytes per scan period.
+_READ_SIZE = 1024
+_MAX_READS_PER_POLL = 16
+POLL_BUDGET_S = 0.002
 
 
 class SerialPort(Protocol):
@@ -64,7 +68,9 @@ class SerialScanner:
     """A ``SwitchMatrix`` read from a Pico over a serial port (USB or UART).
 
     ``url`` is a device path (``/dev/ttyACM0``, ``/dev/serial0``, a pty) or any pyserial
-    URL. The port is opened by ``poll()``, not here, and reopened by ``poll()`` when
+    URL; ``size`` the (rows, columns) of the matrix the config wires: a HELLO or a
+    SNAPSHOT of another size is not this nest's matrix, and its reports are not taken.
+    The port is opened by ``poll()``, not here, and reopened by ``poll()`` when
     ``backoff`` says so after it failed. ``clock`` gives seconds (monotonic).
     """
 
@@ -72,12 +78,14 @@ class SerialScanner:
         self,
         url: str,
         *,
+        size: tuple[int, int],
         baudrate: int = DEFAULT_BAUDRATE,
         open_port: OpenPort = serial.serial_for_url,
         clock: Callable[[], float] = time.monotonic,
         backoff: Backoff | None = None,
     ) -> None:
         self.url = url
+        self.size = size
         self._baudrate = baudrate
         self._open_port = open_port
         self._clock = clock
@@ -90,11 +98,16 @@ class SerialScanner:
         self._has_reported_since_open = False
         self._last_closed: frozenset[Position] | None = None
         self.hello: Hello | None = None
-        """The latest HELLO: the firmware version and the matrix size (None before one)."""
+        """The latest HELLO of the config's matrix size: the firmware version and the
+        matrix size (None before one)."""
         self.frames_received = 0
         """Valid frames, since this scanner was made."""
         self.frames_lost = 0
         """Frames missing from the sequence numbers (a reconnection's gap not counted)."""
+        self.frames_misfit = 0
+        """Valid frames of another matrix size than the config's (or the HELLO's): not taken."""
+        self._misfit_logged: set[tuple[int, int]] = set()
+        self._announced: tuple[int, int] | None = None  # the size the last HELLO announced
 
     @property
     def frames_rejected(self) -> int:
@@ -123,11 +136,14 @@ class SerialScanner:
         if port is None:
             return updates
         try:
+            began = self._clock()
             for _ in range(_MAX_READS_PER_POLL):
                 data = port.read(_READ_SIZE)
                 if not data:
                     break
                 self._take(data, updates)
+                if self._clock() - began >= POLL_BUDGET_S:
+                    break
         except (serial.SerialException, OSError) as error:  # unplugged, or the device failed
             self._lose_port(error)
         except Exception as error:  # a driver's bug must not stop the referee: log it whole, reconnect
@@ -177,17 +193,42 @@ class SerialScanner:
 
     def _take(self, data: bytes, updates: list[ScanUpdate]) -> None:
         for frame in self._decoder.feed(data):
-            if self._last_frame_at is None:
-                self._backoff.succeeded()  # a frame, not just an open port, proves the link
             self.frames_received += 1
-            self._last_frame_at = self._clock()
             self._count_lost(frame)
+            if not self._fits(frame):
+                continue
+            if self._last_frame_at is None:
+                self._backoff.succeeded()  # a frame of this nest's matrix, not just an open port, proves the link
+            self._last_frame_at = self._clock()
             if isinstance(frame, Hello):
                 self._take_hello(frame)
             else:
                 update = self._to_update(frame)
                 if update is not None:
                     updates.append(update)
+
+    def _fits(self, frame: Hello | Snapshot) -> bool:
+        """Whether ``frame`` is of the matrix the config wires and the last HELLO
+        announced; a misfit is counted, and logged once per size."""
+        size = (frame.rows, frame.cols)
+        if isinstance(frame, Hello):
+            self._announced = size
+        if size == self.size and self._announced in (None, self.size):
+            return True
+        self.frames_misfit += 1
+        if size not in self._misfit_logged:
+            self._misfit_logged.add(size)
+            what = "announces" if isinstance(frame, Hello) else "reports"
+            logger.error(
+                "serial scanner %s %s a %dx%d matrix, but the config wires %dx%d: its reports are not taken"
+                " (check [sensors] and the Pico's firmware)",
+                self.url,
+                what,
+                frame.rows,
+                frame.cols,
+                *self.size,
+            )
+        return False
 
     def _count_lost(self, frame: Hello | Snapshot) -> None:
         # A boot HELLO starts the numbers again at 0: that jump loses nothing.

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
+import socket
 import webbrowser
 from dataclasses import dataclass
 from typing import TextIO
@@ -66,10 +68,14 @@ def run_simulator(
                 webbrowser.open(url)
 
     def cannot_serve(_: WebServer, error: OSError) -> NestrefError:
-        return NestrefError(
-            f"cannot serve on {host}:{port}: {error.strerror or error}"
-            " (is another nestref sim running? try --port 0 for any free port)"
-        )
+        where = f"cannot serve on {host}:{port}"
+        if isinstance(error, socket.gaierror):  # a name no resolver knows
+            return NestrefError(f"{where}: {host} is not an address nor a name this machine knows ({error.strerror})")
+        if error.errno == errno.EADDRNOTAVAIL:
+            return NestrefError(f"{where}: {host} is not an address of this machine")
+        if error.errno == errno.EADDRINUSE:
+            return NestrefError(f"{where}: the port is in use (is another nestref sim running? try --port 0)")
+        return NestrefError(f"{where}: {error.strerror or error}")
 
     try:
         serve(

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
 from firmware_host.errors import NestrefError
-from firmware_host.referee.sensor_log import SensorEvent, read_sensor_log
+from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
 from firmware_host.rules import Piece, Position, Side
 from hardware.sensors import Position as Place
 from sim.table import Table, TableError
@@ -26,6 +26,9 @@ HOLD_S = 2.5  # a button held (the daemon takes 2 s for a hold)
 SET_UP_STEP_S = 0.02  # between two pieces put on by "set up"
 REAL_TIME_GAP_MS = 1000  # a replay at speed keeps gaps up to this long as they were
 SPEEDS = (0.1, 100.0)
+MAX_LOG_BYTES = 1024 * 1024  # the longest sensor log the page may load (UTF-8)
+RECORDING_RESERVE = 1024  # of a recording's MAX_LOG_BYTES, kept for its header and its last line
+RECORDING_FULL = "# the recording reached 1 MiB here: what followed was not recorded"
 
 
 class SimulatorError(ValueError):
@@ -47,12 +50,29 @@ class ButtonPins(Protocol):
 
 @dataclass
 class Replay:
-    """A sensor log being replayed."""
+    """A sensor log being replayed, its events read one by one as they are played
+    (memory stays flat, however many there are)."""
 
-    events: tuple[SensorEvent, ...]
+    log: SensorLogStream
+    events: int  # in the log
     done: int = 0  # events applied so far
     speed: float = 1.0
     task: asyncio.Task[None] | None = None
+    last_ms: int | None = None  # the time of the last event applied
+    _next: SensorEvent | None = None
+
+    def peek(self) -> SensorEvent:
+        """The next event, not yet applied (there must be one)."""
+        if self._next is None:
+            self._next = next(self.log.events)
+        return self._next
+
+    def take(self) -> SensorEvent:
+        """The next event, to apply now."""
+        event, self._next = self.peek(), None
+        self.done += 1
+        self.last_ms = event.time_ms
+        return event
 
 
 @dataclass
@@ -62,6 +82,16 @@ class Recording:
     header: str
     started: float
     lines: list[str] = field(default_factory=list)
+    size: int = 0  # bytes of the log so far
+    is_full: bool = False  # it reached MAX_LOG_BYTES: what came after is not in it
+
+    def add(self, line: str) -> None:
+        """One more line, unless the log would grow past what the page can load again."""
+        if self.size + len(line) + 1 > MAX_LOG_BYTES - RECORDING_RESERVE:
+            self.is_full = True
+        if not self.is_full:
+            self.lines.append(line)
+            self.size += len(line) + 1
 
 
 class Simulator:
@@ -163,10 +193,16 @@ class Simulator:
         """Begin a replay: the game starts again from the log's position, with the nest
         set to it."""
         nest = self.daemon.config.nest
-        if len(text.encode("utf-8")) > 1024 * 1024:
-            raise SimulatorError("the sensor log is larger than 1 MB")
-        try:
-            log = read_sensor_log(text, nest=nest, source="the sensor log")
+        size = len(text.encode("utf-8"))
+        if size > MAX_LOG_BYTES:
+            raise SimulatorError(f"the sensor log is {size:,} bytes: the simulator takes logs up to {MAX_LOG_BYTES:,}")
+
+        def stream() -> SensorLogStream:
+            return stream_sensor_log(lines_of(text), nest=nest, source="the sensor log")
+
+        try:  # the whole log checked first, line by line, so that a bad line loads nothing
+            log = stream()
+            events = sum(1 for _ in log.events)
         except NestrefError as error:
             raise SimulatorError(str(error)) from None
         self.pause()
@@ -175,7 +211,7 @@ class Simulator:
         self.table.set_exactly(start.pieces())
         await asyncio.sleep(3 / self.daemon.config.sensors.idle_scan_hz)  # the daemon reads the new nest
         self.daemon.begin_game_from(start)
-        self.replay = Replay(log.events)
+        self.replay = Replay(stream(), events)
 
     def play(self, speed: float) -> None:
         """Play the loaded log on from where it is, ``speed`` times as fast."""
@@ -184,7 +220,7 @@ class Simulator:
             raise SimulatorError(f"speed: from {SPEEDS[0]:g} to {SPEEDS[1]:g}")
         self.pause()
         replay.speed = speed
-        if replay.done < len(replay.events):
+        if replay.done < replay.events:
             replay.task = asyncio.create_task(self._play(replay))
 
     def pause(self) -> None:
@@ -196,22 +232,20 @@ class Simulator:
         """The log's next event, at once."""
         replay = self._loaded()
         self.pause()
-        if replay.done >= len(replay.events):
+        if replay.done >= replay.events:
             raise SimulatorError("the sensor log has been replayed to its end")
         self._apply(replay)
 
     async def _play(self, replay: Replay) -> None:
         with contextlib.suppress(asyncio.CancelledError):
-            while replay.done < len(replay.events):
-                if replay.done > 0:
-                    gap = replay.events[replay.done].time_ms - replay.events[replay.done - 1].time_ms
-                    await asyncio.sleep(replay_pause_s(gap, replay.speed))
+            while replay.done < replay.events:
+                if replay.last_ms is not None:
+                    await asyncio.sleep(replay_pause_s(replay.peek().time_ms - replay.last_ms, replay.speed))
                 self._apply(replay)
             replay.task = None
 
     def _apply(self, replay: Replay) -> None:
-        event = replay.events[replay.done]
-        replay.done += 1
+        event = replay.take()
         self.table.sense(event.cell, event.occupied)
 
     def _loaded(self) -> Replay:
@@ -225,21 +259,23 @@ class Simulator:
         position = service.referee.position if service is not None else None
         turn = position.turn if position is not None else Side.RED
         holds = Position(self.table.cells, turn, nest=self.daemon.config.nest)
-        self.recording = Recording(f"# position: {holds.to_nfn()}", self.clock())
+        header = f"# position: {holds.to_nfn()}"
+        self.recording = Recording(header, self.clock(), size=len(header) + 1)
 
     def stop_recording(self) -> dict[str, Any]:
         recording = self.recording
         if recording is None:
             raise SimulatorError("not recording")
         self.recording = None
-        text = "\n".join(["# recorded by nestref sim", recording.header, *recording.lines]) + "\n"
+        ending = [RECORDING_FULL] if recording.is_full else []
+        text = "\n".join(["# recorded by nestref sim", recording.header, *recording.lines, *ending]) + "\n"
         return {"type": "recording", "on": False, "text": text}
 
     def _switch(self, cell: str, closed: bool) -> None:
         self.switches.set(self.daemon.config.matrix[cell], closed)
         if self.recording is not None:
             at = round((self.clock() - self.recording.started) * 1000)
-            self.recording.lines.append(f"{at} {cell}{'+' if closed else '-'}")
+            self.recording.add(f"{at} {cell}{'+' if closed else '-'}")
 
     # -- for the page --
 
@@ -248,7 +284,7 @@ class Simulator:
         return {
             "type": "replay",
             "loaded": replay is not None,
-            "events": len(replay.events) if replay else 0,
+            "events": replay.events if replay else 0,
             "done": replay.done if replay else 0,
             "playing": bool(replay and replay.task),
             "speed": replay.speed if replay else 1.0,
@@ -256,6 +292,21 @@ class Simulator:
 
     def recording_message(self) -> dict[str, Any]:
         return {"type": "recording", "on": self.recording is not None}
+
+
+def lines_of(text: str) -> Iterator[str]:
+    r"""The lines of ``text``, each with its ``\n``, one at a time: only a newline ends a
+    line, as in a file (``str.splitlines`` would break at a form feed too), and no copy
+    of the text is made.
+
+    >>> list(lines_of("0 c3-\n# a\fb\n5 c4+"))
+    ['0 c3-\n', '# a\x0cb\n', '5 c4+']
+    """
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start) + 1 or len(text)
+        yield text[start:end]
+        start = end
 
 
 def replay_pause_s(gap_ms: int, speed: float) -> float:

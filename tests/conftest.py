@@ -1,7 +1,21 @@
-"""Test settings for the whole suite."""
+"""Test settings for the whole suite, and the fixtures several test modules share."""
 
+from collections.abc import AsyncIterator
+
+import pytest
 from hypothesis import settings
+
+from firmware_host.config import load_config
+from tests.sim_helpers import Running, simulated
 
 # Hypothesis must never fail a test for being slow on a busy machine: no deadline.
 settings.register_profile("nestref", deadline=None, max_examples=200)
 settings.load_profile("nestref")
+
+
+@pytest.fixture
+async def running() -> AsyncIterator[Running]:
+    """The daemon on a simulated nest set up with the standard lineup, running, with
+    the simulator's web server (not serving: pages connect through aiohttp's test client)."""
+    async with simulated(load_config(None)) as running:
+        yield running

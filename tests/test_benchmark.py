@@ -63,3 +63,12 @@ def test_the_referee_hands_benchmark_reports_each_kind_of_log(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len([line for line in lines if " of 1 read as the nest shows them" in line]) == 8
     assert lines[-1].startswith("all: ")
+
+
+def test_the_serial_flood_benchmark_reports_each_kind_of_traffic(capsys):
+    from benchmarks import serial_flood
+
+    assert serial_flood.main(["--polls", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[1:4]] == ["zero bytes", "garbage 00 01", "valid frames"]
+    assert lines[-1].startswith("budget: ")

@@ -139,6 +139,36 @@ def test_a_bad_command_line_exits_with_code_2(capsys, argv):
     assert errors[-1].startswith("nestref")
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["sim", "--db", ""], "argument --db: expected a file to keep the games in, got nothing"),
+        (["sim", "--db", "  "], "argument --db: expected a file to keep the games in, got nothing"),
+        (["referee", "--events", "x.log", "--db", ""], "argument --db: expected a file"),
+        (["sim", "--host", "256.1.1.1"], "argument --host: '256.1.1.1' is not an address"),
+        (["sim", "--host", "1.2.3"], "argument --host: '1.2.3' is not an address"),
+        (["sim", "--host", ""], "argument --host: '' is not an address"),
+        (["run", "--web", "256.1.1.1:80"], "argument --web: '256.1.1.1' is not an address"),
+        (["run", "--web", "[::1]:x"], "argument --web: expected a port number, got 'x'"),
+        (["calibrate", "--board", "docs/examples/hexhex-3.toml"], "nestref: calibrate: --board is not taken here"),
+    ],
+)
+def test_options_that_cannot_be_honoured_are_refused_clearly(capsys, argv, message):
+    code, _, errors = run(capsys, *argv)
+    assert code == 2
+    assert message in errors[-1]
+
+
+def test_wiring_is_for_the_board_given(capsys):
+    small = "docs/examples/hexhex-3.toml"
+    for argv in (["wiring", "--board", small], ["--board", small, "wiring"]):
+        code, lines, _ = run(capsys, *argv)
+        assert code == 0
+        assert "| reed switch, normally open, glass 14 mm | 19 | one under the centre of every cell |" in lines
+        assert "| magnet, neodymium 6 x 2 mm | 14 | one in the base of every piece |" in lines
+        assert not any("hexhex-5.svg" in line for line in lines)
+
+
 def test_board_draws_every_cell_and_marks_the_homebases(capsys, tmp_path):
     target = tmp_path / "nest.svg"
     code, lines, _ = run(capsys, "board", "--svg", str(target))

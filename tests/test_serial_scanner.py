@@ -52,7 +52,7 @@ def nest(tmp_path):
     """(daemon's scanner, simulated Pico), connected, the HELLO and a first update received."""
     pico = SimulatedPico(tmp_path / "ttyPico")
     backoff = Backoff("serial scanner (test)", test_logger, initial_s=0.01, maximum_s=0.05)
-    host = SerialScanner(str(pico.link), backoff=backoff)
+    host = SerialScanner(str(pico.link), size=(8, 8), backoff=backoff)
     try:
         pico.plug()
         assert host.poll() == []  # opens the port before the firmware's boot HELLO is sent
@@ -270,9 +270,11 @@ class FakeLink:
         self.opened.append(FakePort())
         return self.opened[-1]
 
-    def scanner(self):
+    def scanner(self, size=(8, 8)):
         backoff = Backoff("serial scanner (test)", test_logger, initial_s=1.0, maximum_s=4.0)
-        return SerialScanner("/dev/ttyACM0", open_port=self.open_port, clock=lambda: self.now, backoff=backoff)
+        return SerialScanner(
+            "/dev/ttyACM0", size=size, open_port=self.open_port, clock=lambda: self.now, backoff=backoff
+        )
 
     def send(self, *frames):
         self.opened[-1].chunks.append(b"".join(frame.to_bytes() for frame in frames))
@@ -306,12 +308,40 @@ def test_a_heartbeat_that_changes_nothing_makes_no_update():
     assert scanner.frames_received == 3
 
 
-def test_positions_follow_the_matrix_size_the_snapshot_gives():
+def test_positions_follow_the_matrix_size_the_config_wires():
     link = FakeLink()
-    scanner = link.scanner()
+    scanner = link.scanner(size=(3, 3))
     scanner.poll()
     link.send(snapshot(0, closed={(1, 2), (2, 0)}, rows=3, cols=3))
     assert scanner.poll() == [ScanUpdate(frozenset({(1, 2), (2, 0)}))]
+
+
+def test_a_snapshot_of_another_matrix_size_is_not_taken(caplog):
+    link = FakeLink()
+    scanner = link.scanner()
+    scanner.poll()
+    link.send(snapshot(0, closed={(0, 0)}, rows=4, cols=4), snapshot(1, closed={(0, 0)}, rows=8, cols=9))
+    assert scanner.poll() == []
+    assert not scanner.connected  # nothing of this nest's matrix has come
+    assert scanner.frames_misfit == 2
+    assert "reports a 4x4 matrix, but the config wires 8x8" in caplog.text
+    link.send(snapshot(2, closed={(7, 7)}))
+    assert scanner.poll() == [ScanUpdate(frozenset({(7, 7)}))]
+    assert scanner.connected
+
+
+def test_a_pico_that_announces_another_matrix_size_is_not_taken(caplog):
+    link = FakeLink()
+    scanner = link.scanner()
+    scanner.poll()
+    # The HELLO says 6x6: the 8x8 snapshots that follow cannot be this Pico's matrix.
+    link.send(Hello(0, 1, 0, 6, 6, 1000, is_boot=True), snapshot(1, closed={(0, 0)}))
+    assert scanner.poll() == []
+    assert scanner.hello is None and not scanner.connected
+    assert "announces a 6x6 matrix, but the config wires 8x8" in caplog.text
+    link.send(Hello(2, 1, 0, 8, 8, 1000), snapshot(3, closed={(0, 0)}))  # reflashed to scan 8x8
+    assert scanner.poll() == [ScanUpdate(frozenset({(0, 0)}))]
+    assert scanner.connected
 
 
 def test_sequence_gaps_count_lost_frames_but_a_wrap_or_a_reboot_does_not():

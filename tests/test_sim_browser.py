@@ -77,6 +77,7 @@ class Simulator:
             text=True,
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self.pin = ""  # the PIN it printed, when it serves the network
         # Read on a thread, all along: a pipe nobody reads would stop the simulator
         # once full, and the first line must be waited for with a timeout.
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -90,6 +91,7 @@ class Simulator:
         self._lines.put(None)
 
     def _wait_for_url(self) -> str:
+        url = ""
         while True:
             try:
                 line = self._lines.get(timeout=START_S)
@@ -98,9 +100,13 @@ class Simulator:
             if line is None:
                 self.close()
                 raise AssertionError(f"nestref sim printed no address; its stderr:\n{self.log()}")
+            if pin := re.match(r"Players on other machines need the PIN (\d{4})", line):
+                self.pin = pin.group(1)
             match = re.match(r"Simulator: (http://\S+/)", line)
             if match:
-                return match.group(1)
+                url = match.group(1)
+            if line.startswith("Ctrl-C stops it."):  # the last line it prints at start
+                return url
 
     def log(self) -> str:
         self.stderr.seek(0)
@@ -497,23 +503,46 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
         page.goto(simulator.url)
         expect(page.locator("#pin-form")).to_be_visible()
         expect(page.locator("#setup")).to_be_disabled()
-        expect(oled(page)).to_have_attribute("alt", re.compile(r"PIN \d{4}"))
-        pin = re.search(r"PIN (\d{4})", oled(page).get_attribute("alt") or "")
-        assert pin is not None
-        page.locator("#pin").fill("0000" if pin.group(1) != "0000" else "1111")
+        # The PIN is on the nest's own screen (and the terminal), not on a page without it.
+        expect(oled(page)).to_have_attribute("alt", re.compile(r"PIN \*\*\*\* "))
+        assert re.fullmatch(r"\d{4}", simulator.pin)
+        page.locator("#pin").fill("0000" if simulator.pin != "0000" else "1111")
         page.keyboard.press("Enter")
         expect(page.locator("#status")).to_have_text("wrong PIN")
         expect(page.locator("#setup")).to_be_disabled()
 
-        page.locator("#pin").fill(pin.group(1))
+        page.locator("#pin").fill(simulator.pin)
         page.keyboard.press("Enter")
         expect(page.locator("#pin-form")).to_be_hidden()
+        expect(oled(page)).to_have_attribute("alt", re.compile(rf"PIN {simulator.pin} "))
         move_by_hand(page, "c3", "c4")
         expect(moves(page)).to_have_text(["c3-c4"])
 
         page.reload()  # the session is kept: no PIN again
         expect(page.locator("#setup")).to_be_enabled()
         expect(page.locator("#pin-form")).to_be_hidden()
+
+        # A second player, in a browser of their own, with the PIN; then the first asks
+        # for a new one: the second must give it, the first plays on.
+        other = browser.new_context().new_page()
+        other_errors = console_errors(other)
+        other.goto(simulator.url)
+        other.locator("#pin").fill(simulator.pin)
+        other.keyboard.press("Enter")
+        expect(other.locator("#setup")).to_be_enabled()
+        page.locator("#new-pin").click()
+        expect(other.locator("#pin-form")).to_be_visible()
+        expect(other.locator("#setup")).to_be_disabled()
+        expect(other.locator("#oled")).to_have_attribute("alt", re.compile(r"PIN \*\*\*\* "))
+        expect(oled(page)).not_to_have_attribute("alt", re.compile(rf"PIN {simulator.pin} "))
+        new_pin = re.search(r"PIN (\d{4}) ", oled(page).get_attribute("alt") or "")
+        assert new_pin is not None
+        expect(page.locator("#setup")).to_be_enabled()
+        other.locator("#pin").fill(new_pin.group(1))
+        other.keyboard.press("Enter")
+        expect(other.locator("#setup")).to_be_enabled()
+        other.context.close()
+        assert [error for error in other_errors if "session has ended" not in error] == []
     finally:
         page.close()
         simulator.close()

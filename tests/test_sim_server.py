@@ -5,123 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import re
+import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.config import Config, load_config
-from firmware_host.daemon import Daemon
+from firmware_host.config import load_config
 from firmware_host.rules import Move, Position, Side
-from sim.app import build_simulation
-from sim.mock_devices import MockNest
 from sim.server import MAX_MESSAGE_BYTES, PIN_TRIES, WebServer
-from sim.simulator import Simulator, replay_pause_s
-
-WAIT_S = 10.0
-
-
-@dataclasses.dataclass
-class Running:
-    daemon: Daemon
-    simulator: Simulator
-    mock: MockNest
-    server: WebServer  # the simulator's, there from the daemon's start
-
-
-@pytest.fixture
-async def running() -> AsyncIterator[Running]:
-    """The daemon on a simulated nest set up with the standard lineup, running."""
-    async with simulated(load_config(None)) as running:
-        yield running
-
-
-@contextlib.asynccontextmanager
-async def simulated(config: Config) -> AsyncIterator[Running]:
-    simulation = build_simulation(dataclasses.replace(config, database=":memory:"))
-    daemon, simulator, mock = simulation.daemon, simulation.simulator, simulation.nest
-    server = WebServer(daemon, simulator)
-    daemon.start()
-    stop = asyncio.Event()
-    loop = asyncio.create_task(daemon.run(stop))
-    yield Running(daemon, simulator, mock, server)
-    simulator.pause()
-    stop.set()
-    await loop
-    daemon.close()
-    mock.close()
-
-
-class PageClient:
-    """A page at the other end of the WebSocket: keeps the latest message of each type
-    and every signal."""
-
-    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
-        self.socket = socket
-        self.latest: dict[str, dict[str, Any]] = {}
-        self.signals: list[str] = []
-        self.replies: dict[Any, dict[str, Any]] = {}
-        self.errors: list[str] = []
-        self.recorded: list[str] = []  # the sensor logs recorded
-        self._next_id = 0
-        self._reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        async for message in self.socket:
-            if message.type is not aiohttp.WSMsgType.TEXT:
-                break
-            data = json.loads(message.data)
-            if data["type"] == "signal":
-                self.signals.append(data["text"])
-            elif data["type"] in ("ack", "error", "session") and "id" in data:
-                self.replies[data["id"]] = data
-            if data["type"] == "error":
-                self.errors.append(data["message"])
-            if data["type"] == "recording" and "text" in data:
-                self.recorded.append(data["text"])
-            self.latest[data["type"]] = data
-
-    async def send(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send with an id; the reply (``ack``, ``session`` or ``error``)."""
-        self._next_id += 1
-        ident = self._next_id
-        await self.socket.send_str(json.dumps({**message, "id": ident}))
-        await self.until(lambda: ident in self.replies)
-        return self.replies[ident]
-
-    async def act(self, message: dict[str, Any]) -> None:
-        reply = await self.send(message)
-        assert reply["type"] == "ack", reply
-
-    async def until(self, condition: Callable[[], bool]) -> None:
-        deadline = asyncio.get_running_loop().time() + WAIT_S
-        while not condition():
-            assert asyncio.get_running_loop().time() < deadline, f"timed out; last signals: {self.signals[-6:]}"
-            await asyncio.sleep(0.01)
-
-    async def until_last_move(self, move: str) -> None:
-        await self.until(lambda: self.moves()[-1:] == [move])
-
-    def moves(self) -> list[str]:
-        return list(self.latest.get("game", {}).get("moves", []))
-
-    async def close(self) -> None:
-        await self.socket.close()
-        await self._reader
-
-
-async def connect(aiohttp_client: Any, server: WebServer, **headers: str) -> PageClient:
-    client = await aiohttp_client(server.app)
-    page = PageClient(await client.ws_connect("/ws", headers=headers))
-    await page.until(lambda: "game" in page.latest and "table" in page.latest)
-    return page
+from sim.simulator import replay_pause_s
+from tests.sim_helpers import WAIT_S, Clock, connect, simulated
 
 
 async def test_a_page_is_sent_the_whole_picture_when_it_connects(aiohttp_client, running):
@@ -332,17 +230,11 @@ async def test_a_refused_message_is_answered_with_its_id(aiohttp_client, running
 
 async def test_a_message_too_large_closes_the_connection(aiohttp_client, running):
     page = await connect(aiohttp_client, running.server)
-    await page.socket.send_str(json.dumps({"type": "log_load", "text": "x" * MAX_MESSAGE_BYTES}))
+    with contextlib.suppress(ConnectionError):  # the server may close before it is all sent
+        await page.socket.send_str(json.dumps({"type": "log_load", "text": "x" * MAX_MESSAGE_BYTES}))
     await asyncio.wait_for(page._reader, WAIT_S)
     assert page.socket.closed
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+    assert page.socket.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
 
 
 async def test_away_from_this_machine_acting_needs_the_pin(aiohttp_client, running):
@@ -453,7 +345,6 @@ async def test_the_simulator_on_the_serial_backend(aiohttp_client, tmp_path):
 
 def test_a_port_in_use_is_a_clear_error():
     import socket
-    import subprocess
 
     nestref = str(Path(sys.executable).parent / "nestref")
     with socket.socket() as taken:
@@ -465,3 +356,65 @@ def test_a_port_in_use_is_a_clear_error():
         )
     assert done.returncode == 2
     assert f"nestref: cannot serve on 127.0.0.1:{port}: " in done.stderr and "try --port 0" in done.stderr
+
+
+def test_an_address_not_of_this_machine_is_a_clear_error():
+    nestref = str(Path(sys.executable).parent / "nestref")
+    # A documentation address (RFC 5737): binding to it fails here, and sends nothing.
+    done = subprocess.run(
+        [nestref, "sim", "--host", "192.0.2.99", "--port", "0", "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "nestref: cannot serve on 192.0.2.99:0: 192.0.2.99 is not an address of this machine" in done.stderr
+    assert "another nestref sim" not in done.stderr
+
+
+async def test_nestref_sim_serves_the_board_given(tmp_path):
+    nestref = str(Path(sys.executable).parent / "nestref")
+    board = Path(__file__).resolve().parent.parent / "docs" / "examples" / "hexhex-3.toml"
+    process = await asyncio.create_subprocess_exec(
+        nestref, "sim", "--board", str(board), "--port", "0", "--no-browser", cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    try:
+        line = (await asyncio.wait_for(process.stdout.readline(), WAIT_S)).decode()
+        match = re.match(r"Simulator: (http://\S+/)", line)
+        assert match, line
+        async with aiohttp.ClientSession() as session, session.ws_connect(match.group(1) + "ws") as socket:
+            hello = json.loads((await socket.receive(timeout=WAIT_S)).data)
+            assert (hello["type"], hello["nest"]["name"], len(hello["nest"]["cells"])) == ("hello", "hexhex-3", 19)
+            assert hello["lineups"] == ["small"]
+    finally:
+        process.terminate()
+        assert await asyncio.wait_for(process.wait(), WAIT_S) == 0
+
+
+async def test_a_recording_stops_growing_where_the_page_could_not_load_it_again(aiohttp_client, running):
+    from sim.simulator import MAX_LOG_BYTES, RECORDING_FULL
+
+    page = await connect(aiohttp_client, running.server)
+    await page.act({"type": "record_start"})
+    recording = running.simulator.recording
+    assert recording is not None
+    for number in range(MAX_LOG_BYTES // 8):  # as a hand flickering over c5 for hours would
+        recording.add(f"{number} c5{'+-'[number % 2]}")
+    await page.act({"type": "record_stop"})
+    (text,) = page.recorded
+    assert MAX_LOG_BYTES - 1024 < len(text.encode()) <= MAX_LOG_BYTES
+    assert text.endswith(RECORDING_FULL + "\n")
+    await page.act({"type": "log_load", "text": text})  # it loads again
+    await page.close()
+
+
+def test_the_modules_examples_hold():
+    import doctest
+
+    import sim.server
+    import sim.simulator
+
+    for module in (sim.server, sim.simulator):
+        assert doctest.testmod(module).failed == 0, module.__name__

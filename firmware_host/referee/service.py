@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 
 from firmware_host.referee.referee import Referee, Settings
-from firmware_host.referee.signals import Signal
+from firmware_host.referee.signals import MoveAccepted, Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
 from firmware_host.rules import Move, Nest, Position, Side
 
@@ -99,6 +99,11 @@ class RefereeService:
             for signal in signals:
                 self.announce(signal)
         return True
+
+    def waiting_moves(self) -> list[Move]:
+        """The moves decided but not yet recorded (the record cannot be written): shown
+        as waiting, never as played."""
+        return [signal.move for signals, _ in self._pending for signal in signals if isinstance(signal, MoveAccepted)]
 
     def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
         return self._publish(self.referee.sense(cell, occupied, now), now)

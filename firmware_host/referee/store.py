@@ -75,6 +75,15 @@ class SavedSet:
     position: Position | None  # the game being played, with its moves; None between games
 
 
+@dataclass(frozen=True)
+class RecordedGame:
+    """The last game as the database has it: what any screen may show as played."""
+
+    number: int  # within its set, from 1
+    moves: tuple[str, ...]  # the moves that stand (not taken back), oldest first
+    nfn: str  # the position after them
+
+
 class GameStore:
     """The SQLite record. ``path`` may be ``":memory:"`` for a record that lasts as long
     as the process (a replay)."""
@@ -183,6 +192,21 @@ class GameStore:
             (game_id,),
         )
         return [move for (move,) in rows]
+
+    def last_game(self) -> RecordedGame | None:
+        """The last game recorded, with the moves of it that stand; None before the
+        first. Raises :class:`StorageUnavailableError` if the record cannot be read now."""
+        try:
+            game = self._db.execute("SELECT id, number, start_nfn FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            if game is None:
+                return None
+            game_id, number, start_nfn = game
+            rows = self._db.execute(
+                "SELECT move, nfn FROM moves WHERE game_id = ? AND taken_back_at IS NULL ORDER BY id", (game_id,)
+            ).fetchall()
+        except sqlite3.OperationalError as error:  # the file locked for reading, or gone
+            raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
+        return RecordedGame(number, tuple(move for move, _ in rows), rows[-1][1] if rows else start_nfn)
 
     def load(self) -> SavedSet | None:
         """Where the last set stands, or None if nothing was recorded yet. Raises

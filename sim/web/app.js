@@ -10,7 +10,7 @@ const SQRT3 = Math.sqrt(3);
 const LONG_PRESS_MS = 600;
 const DRAG_THRESHOLD_PX = 6; // below this a pointer that moved is still a click
 const SIGNALS_KEPT = 300;
-const MAX_LOG_BYTES = 1024 * 1024; // the server refuses bigger logs and closes the socket
+const MAX_LOG_BYTES = 1024 * 1024; // the server refuses bigger logs (sim/simulator.py MAX_LOG_BYTES)
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10000;
 const STATUS_MS = 5000;
@@ -848,6 +848,10 @@ function renderGame(game) {
   $("score").textContent = `red ${red} – ${blue} blue`;
   $("game-view").textContent = VIEW_WORDS[game.view] ?? game.view ?? "–";
   $("nfn").textContent = game.nfn ?? "";
+  // Moves the referee took that are not on disk yet: not played until they are.
+  const waiting = game.waiting ?? [];
+  $("waiting").hidden = waiting.length === 0;
+  $("waiting").textContent = waiting.length ? `waiting to be saved: ${waiting.join(" ")}` : "";
   const list = $("moves");
   const moves = game.moves ?? [];
   const shown = [...list.children].map((item) => item.textContent);
@@ -870,7 +874,7 @@ async function loadLog(input) {
   input.value = "";
   if (!file) return;
   if (file.size > MAX_LOG_BYTES) {
-    showStatus(`${file.name} is larger than 1 MB: the simulator takes logs up to 1 MB.`, "error");
+    showStatus(`${file.name} is larger than 1 MiB: the simulator takes logs up to 1 MiB.`, "error");
     return;
   }
   const text = await file.text();
@@ -885,6 +889,7 @@ function replaySpeed() {
 
 function updateControls() {
   const active = ui.canAct && shared.connected;
+  $("new-pin").hidden = !(active && shared.hello?.pin_required);
   document.body.classList.toggle("locked", !ui.canAct);
   for (const control of document.querySelectorAll(".control button, .control select, .control input, #buttons button")) {
     control.disabled = !active;
@@ -957,6 +962,7 @@ function start() {
   $("record-start").addEventListener("click", () => send("record_start"));
   $("record-stop").addEventListener("click", () => send("record_stop"));
 
+  $("new-pin").addEventListener("click", () => send("new_pin"));
   $("pin-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const pin = $("pin").value.trim();
