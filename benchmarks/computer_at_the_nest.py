@@ -27,9 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.stats import percentile
-from firmware_host.computer import ComputerPlayer
-from firmware_host.config import load_config
-from firmware_host.daemon import SWITCH_INTERVAL_S, Daemon
+from firmware_host.daemon import Daemon
+from firmware_host.daemon.computer import ComputerPlayer
+from firmware_host.daemon.config import load_config
+from firmware_host.daemon.loop import SWITCH_INTERVAL_S
 from firmware_host.engine import LEVELS, Engine, SearchResult
 from firmware_host.rules import Move, Position
 from sim.mock_devices import open_mock_devices

@@ -30,8 +30,8 @@ from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from benchmarks.stats import percentile
-from firmware_host.config import load_config
 from firmware_host.daemon import Daemon, open_devices
+from firmware_host.daemon.config import load_config
 from firmware_host.rules import Position
 from hardware.matrix import GpioMatrix
 from sim.mock_matrix import MockSwitchMatrix

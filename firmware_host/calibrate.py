@@ -1,6 +1,6 @@
 """``nestref calibrate``: the builder's walk over the nest, in the terminal.
 
-The walk itself is :class:`firmware_host.diagnostics.Calibration` (pure); this runs it
+The walk itself is :class:`firmware_host.daemon.diagnostics.Calibration` (pure); this runs it
 against the real switch matrix: it reads the matrix, prints what to do next, lets the
 builder skip a cell with Enter, and at the end compares the map it found with the
 config's and, with ``--write``, writes it into the config.
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.config import load_config
-from firmware_host.diagnostics import Calibration, Stage, place_name, write_matrix
+from firmware_host.daemon.config import load_config
+from firmware_host.daemon.diagnostics import Calibration, Stage, place_name, write_matrix
 from firmware_host.errors import ConfigError
 from firmware_host.files import read_text, write_text
 from hardware.sensors import Position, SwitchMatrix

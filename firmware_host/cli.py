@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ipaddress
+import logging
 import os
 import re
 import sys
@@ -32,7 +33,7 @@ from firmware_host.referee.store import GameStore, StorageUnavailableError
 from firmware_host.rules import PASS, IllegalMoveError, Move, Nest, Outcome, Position, Side, divide, perft
 
 if TYPE_CHECKING:
-    from firmware_host.config import Config
+    from firmware_host.daemon.config import Config
 
 EXIT_UNAVAILABLE = 1  # the hardware or the disk is not there now: trying again may work
 EXIT_BAD_INPUT = 2  # a bad command line, file or config: trying again will not help
@@ -224,13 +225,15 @@ def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStrea
 
 def _config(args: argparse.Namespace) -> Config:
     """The config of ``--config`` (or the defaults), on the nest of ``--board`` if given."""
-    from firmware_host.config import load_config
+    from firmware_host.daemon.config import load_config
 
     return load_config(args.config, board=args.board)
 
 
 def run_run(args: argparse.Namespace, out: TextIO) -> None:
-    from firmware_host.daemon import open_devices, run_daemon
+    """The composition root of the nest: config, devices, the daemon, and with ``--web``
+    the spectators' page beside it (its address then shows on the OLED)."""
+    from firmware_host.daemon import Daemon, open_devices, serve
     from firmware_host.logs import setup_logging
 
     config = _config(args)
@@ -241,7 +244,13 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
         devices, _ = open_mock_devices(config)
     else:
         devices = open_devices(config, pin_factory=_real_pin_factory())
-    run_daemon(config, devices, web=args.web)
+    daemon = Daemon(config, devices)
+    server = None
+    if args.web is not None:
+        from firmware_host.web.server import WebServer
+
+        server = WebServer(daemon, host=args.web[0], port=args.web[1])  # read-only: no table to act on
+    serve(daemon, server, started=lambda url: logging.getLogger("nestref").info("spectator page at %s", url))
 
 
 def _real_pin_factory() -> Any:

@@ -5,6 +5,8 @@ also derives from the builtin it refines, so callers that only know the builtin
 (``ValueError``) still catch it.
 """
 
+from hardware.errors import DeviceError
+
 
 class NestrefError(Exception):
     """Root of every error nestref raises on purpose."""
@@ -30,6 +32,6 @@ class ConfigError(NestrefError, ValueError):
     the file's path and names the key."""
 
 
-class HardwareError(NestrefError, RuntimeError):
+class HardwareError(NestrefError, DeviceError):
     """A device the config names cannot be opened: no display on the I2C address, a
     pin that cannot be claimed, no serial port. The message says which and how to check."""

@@ -7,7 +7,7 @@ with a different config runs ``nestref wiring --config FILE`` for their own guid
 
 from __future__ import annotations
 
-from firmware_host.config import ID_PINS, UART_PORTS, Config
+from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config
 from firmware_host.rules import Nest, Position
 
 # The 40-pin header: physical pin -> BCM GPIO number, or the supply it carries.

@@ -1,6 +1,6 @@
 """Buttons on GPIO pins, with gpiozero. (Buttons wired into the switch matrix are read
 by the matrix scan instead.) Each press and release is handed on with its name; what
-it means is decided in :mod:`firmware_host.controls`."""
+it means is decided above the drivers."""
 
 from __future__ import annotations
 

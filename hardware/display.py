@@ -14,7 +14,7 @@ from luma.core.legacy import text, textsize
 from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
 from PIL import Image, ImageDraw
 
-from firmware_host.errors import HardwareError
+from hardware.errors import DeviceError
 from hardware.outputs import Screen, WiringErrors
 
 WIDTH, HEIGHT = 128, 64
@@ -136,7 +136,7 @@ class OledDisplay:
 
 
 def open_oled(driver: str, *, bus: int, address: int, rotate: int) -> Any:
-    """The luma device for a real OLED. Raises :class:`HardwareError` saying what to
+    """The luma device for a real OLED. Raises :class:`DeviceError` saying what to
     check when it is not there."""
     from luma.core.error import DeviceNotFoundError, DevicePermissionError
     from luma.core.interface.serial import i2c
@@ -147,7 +147,7 @@ def open_oled(driver: str, *, bus: int, address: int, rotate: int) -> Any:
         # persist: the last screen stays up if the daemon stops without clearing it.
         return device_class(i2c(port=bus, address=address), rotate=rotate, persist=True)
     except (DeviceNotFoundError, DevicePermissionError, OSError) as error:
-        raise HardwareError(
+        raise DeviceError(
             f"display: no {driver} on I2C bus {bus} at address 0x{address:02X} ({error});"
             " check the wiring, that I2C is on (raspi-config), and `i2cdetect -y 1`"
         ) from None

@@ -15,13 +15,13 @@ from gpiozero import LED
 from gpiozero.pins import Factory
 from luma.core.render import canvas
 
-from firmware_host.errors import HardwareError
-from hardware.outputs import Blink, Lights
+from hardware.errors import DeviceError
+from hardware.outputs import Blink
 
 
 class StatusLights:
-    """The status LEDs, by name (``red_turn``, ``blue_turn``, ``error``, ``capture``);
-    a light not fitted is simply absent."""
+    """Status LEDs on GPIO pins, by the names the caller gives them; each shows as
+    :meth:`show` says, a light it says nothing of stays off."""
 
     def __init__(self, pins: Mapping[str, int], *, pin_factory: Factory) -> None:
         self._leds: dict[str, LED] = {}
@@ -31,18 +31,18 @@ class StatusLights:
         except BaseException:
             self.close()
             raise
-        self._lights = Lights()
+        self._lights: dict[str, Blink] = {}
         self._lit: dict[str, bool] = {}
 
-    def show(self, lights: Lights, now: float) -> None:
-        """Show ``lights`` from ``now`` on."""
-        self._lights = lights
+    def show(self, lights: Mapping[str, Blink], now: float) -> None:
+        """Show ``lights`` (name: how) from ``now`` on."""
+        self._lights = dict(lights)
         self.refresh(now)
 
     def refresh(self, now: float) -> None:
         """Turn each light on or off as its blinking says at ``now``."""
         for name, led in self._leds.items():
-            lit = getattr(self._lights, name).is_lit(now)
+            lit = self._lights.get(name, Blink.OFF).is_lit(now)
             if self._lit.get(name) != lit:
                 led.value = lit
                 self._lit[name] = lit
@@ -96,7 +96,7 @@ class CellLights:
 
 
 def open_max7219(*, port: int, device: int, brightness: int) -> Any:
-    """The luma device for a MAX7219 on SPI. Raises :class:`HardwareError` saying what
+    """The luma device for a MAX7219 on SPI. Raises :class:`DeviceError` saying what
     to check when it cannot be opened."""
     from luma.core.error import DeviceNotFoundError, DevicePermissionError
     from luma.core.interface.serial import noop, spi
@@ -106,7 +106,7 @@ def open_max7219(*, port: int, device: int, brightness: int) -> Any:
         # gpio=noop(): a MAX7219 needs no data/command or reset line.
         matrix = max7219(spi(port=port, device=device, gpio=noop()), cascaded=1)
     except (DeviceNotFoundError, DevicePermissionError, OSError, ImportError) as error:
-        raise HardwareError(
+        raise DeviceError(
             f"cell lights: no SPI device {port}.{device} ({error}); check that SPI is on (raspi-config)"
             " and the MAX7219's wiring"
         ) from None

@@ -43,16 +43,6 @@ class Screen:
     alert: bool = False  # drawn inverted, to be seen at a glance
 
 
-@dataclass(frozen=True)
-class Lights:
-    """The four status LEDs."""
-
-    red_turn: Blink = Blink.OFF
-    blue_turn: Blink = Blink.OFF
-    error: Blink = Blink.OFF
-    capture: Blink = Blink.OFF
-
-
 class WiringErrors:
     """An output that fails (a loose I2C or SPI wire) is logged, but at most once every
     ``WIRING_ERROR_EVERY_S`` per device: it would otherwise fill the log at every frame."""

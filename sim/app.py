@@ -16,12 +16,12 @@ import webbrowser
 from dataclasses import dataclass
 from typing import TextIO
 
-from firmware_host.config import Config
-from firmware_host.daemon import Daemon, serve
+from firmware_host.daemon import Daemon, Service, serve
+from firmware_host.daemon.config import Config
 from firmware_host.errors import NestrefError
 from firmware_host.rules import Position
+from firmware_host.web.server import WebServer
 from sim.mock_devices import MockNest, open_mock_nest
-from sim.server import WebServer
 from sim.simulator import Simulator
 
 
@@ -67,7 +67,7 @@ def run_simulator(
             with contextlib.suppress(Exception):  # no browser here (a server): the address is printed
                 webbrowser.open(url)
 
-    def cannot_serve(_: WebServer, error: OSError) -> NestrefError:
+    def cannot_serve(_: Service, error: OSError) -> NestrefError:
         where = f"cannot serve on {host}:{port}"
         if isinstance(error, socket.gaierror):  # a name no resolver knows
             return NestrefError(f"{where}: {host} is not an address nor a name this machine knows ({error.strerror})")

@@ -17,8 +17,8 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
-from firmware_host.config import Config
 from firmware_host.daemon import Devices, open_devices
+from firmware_host.daemon.config import Config
 from sim.mock_matrix import MockSwitchMatrix, QuietPin
 from sim.pico import SimulatedMatrix, SimulatedPico
 

@@ -18,6 +18,7 @@ from firmware_host.daemon import Daemon
 from firmware_host.errors import NestrefError
 from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
 from firmware_host.rules import Piece, Position, Side
+from firmware_host.web.protocol import MAX_LOG_BYTES, ActionError
 from hardware.sensors import Position as Place
 from sim.table import Table, TableError
 
@@ -26,12 +27,11 @@ HOLD_S = 2.5  # a button held (the daemon takes 2 s for a hold)
 SET_UP_STEP_S = 0.02  # between two pieces put on by "set up"
 REAL_TIME_GAP_MS = 1000  # a replay at speed keeps gaps up to this long as they were
 SPEEDS = (0.1, 100.0)
-MAX_LOG_BYTES = 1024 * 1024  # the longest sensor log the page may load (UTF-8)
 RECORDING_RESERVE = 1024  # of a recording's MAX_LOG_BYTES, kept for its header and its last line
 RECORDING_FULL = "# the recording reached 1 MiB here: what followed was not recorded"
 
 
-class SimulatorError(ValueError):
+class SimulatorError(ActionError):
     """What the page asked cannot be done; the message says why. Nothing changed."""
 
 
@@ -116,6 +116,16 @@ class Simulator:
 
     # -- acts --
 
+    def table_message(self) -> dict[str, Any]:
+        """The table as the page draws it: the pieces on the nest, in the hand, in the box."""
+        table = self.table
+        return {
+            "type": "table",
+            "cells": table.letters(),
+            "hand": [{"id": held.id, "piece": held.piece.letter} for held in table.hand],
+            "box": [{"id": held.id, "piece": held.piece.letter} for held in table.box],
+        }
+
     async def act(self, kind: str, fields: Mapping[str, Any]) -> dict[str, Any] | None:
         """Do what a page asked (a checked message of docs/simulator.md); a message
         for that page alone, if there is one. Raises :class:`SimulatorError`."""
@@ -181,8 +191,7 @@ class Simulator:
 
     async def set_up(self, lineup: str | None) -> None:
         """Every piece off the nest, then the lineup's put on, one by one."""
-        service = self.daemon.service
-        name = lineup or (service.referee.lineup if service is not None else self.daemon.config.lineup)
+        name = lineup or self.daemon.snapshot().game.lineup
         pieces = Position.from_lineup(name, nest=self.daemon.config.nest).pieces()
         for _ in self.table.set_up(pieces):
             await asyncio.sleep(SET_UP_STEP_S)
@@ -255,8 +264,7 @@ class Simulator:
 
     def start_recording(self) -> None:
         """Record the switch changes from now, from the position the nest holds."""
-        service = self.daemon.service
-        position = service.referee.position if service is not None else None
+        position = self.daemon.position_now()
         turn = position.turn if position is not None else Side.RED
         holds = Position(self.table.cells, turn, nest=self.daemon.config.nest)
         header = f"# position: {holds.to_nfn()}"

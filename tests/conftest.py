@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 import pytest
 from hypothesis import settings
 
-from firmware_host.config import load_config
+from firmware_host.daemon.config import load_config
 from tests.sim_helpers import Running, simulated
 
 # Hypothesis must never fail a test for being slow on a busy machine: no deadline.

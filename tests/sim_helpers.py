@@ -12,11 +12,11 @@ from typing import Any
 
 import aiohttp
 
-from firmware_host.config import Config
 from firmware_host.daemon import Daemon
+from firmware_host.daemon.config import Config
+from firmware_host.web.server import WebServer
 from sim.app import build_simulation
 from sim.mock_devices import MockNest
-from sim.server import WebServer
 from sim.simulator import Simulator
 
 WAIT_S = 10.0

@@ -9,8 +9,8 @@ import re
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.calibrate import calibrate
-from firmware_host.config import load_config
-from firmware_host.diagnostics import Calibration, Stage, boot_checks, write_matrix
+from firmware_host.daemon.config import load_config
+from firmware_host.daemon.diagnostics import Calibration, Stage, boot_checks, write_matrix
 from hardware.matrix import GpioMatrix
 from hardware.sensors import ScanUpdate
 from sim.mock_matrix import MockSwitchMatrix

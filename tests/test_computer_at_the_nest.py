@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from firmware_host.config import load_config
-from firmware_host.daemon import PLAYER_CYCLE
+from firmware_host.daemon.buttons import PLAYER_CYCLE
+from firmware_host.daemon.config import load_config
+from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.errors import ConfigError
-from firmware_host.presenter import Presenter, View
 from firmware_host.referee.signals import ComputerMove, TurnStarted
 from firmware_host.rules import PASS, Move, Nest, Position, Side
 from hardware.outputs import Blink
@@ -86,7 +86,7 @@ def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
     make(rig, wrong)
     assert presenter.screen().headline == "ILLEGAL"
     assert presenter.screen().lines[0] == f"{wrong}: the computer plays {move}"
-    assert presenter.lights().error is Blink.FAST
+    assert presenter.lights()["error"] is Blink.FAST
     make(rig, Move(wrong.target, wrong.origin))  # put back
     assert presenter.screen().headline == str(move)  # shown again
     make(rig, move)

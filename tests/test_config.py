@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.config import default_matrix, load_config
+from firmware_host.daemon.config import default_matrix, load_config
 from firmware_host.errors import ConfigError
 from firmware_host.rules import Nest, Side
 

@@ -19,14 +19,15 @@ from luma.core.device import dummy
 from PIL import Image
 
 from firmware_host.cli import main
-from firmware_host.config import Config, load_config
 from firmware_host.daemon import Daemon, Devices, open_devices
+from firmware_host.daemon.config import Config, load_config
+from firmware_host.daemon.presenter import View
 from firmware_host.errors import HardwareError
-from firmware_host.presenter import View
 from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
 from firmware_host.referee.store import GameStore
 from firmware_host.rules import Move, Nest, Position, Side
 from hardware.display import open_oled
+from hardware.errors import DeviceError
 from hardware.outputs import Blink
 from sim.mock_devices import open_mock_devices
 from sim.pico import SimulatedPico
@@ -158,7 +159,7 @@ def test_a_whole_game_through_the_daemon(tmp_path, seed):
     image: Image.Image = rig.devices.display.device.image
     assert image.getbbox() is not None  # something is drawn on the OLED
     lights = rig.daemon.presenter.lights()
-    assert getattr(lights, f"{outcome.winner.label}_turn") is Blink.SLOW
+    assert lights[f"{outcome.winner.label}_turn"] is Blink.SLOW
     rig.close()
 
 
@@ -175,7 +176,7 @@ def test_the_daemon_shows_whose_turn_an_illegal_move_and_the_fix(tmp_path):
     rig.change("c5", True)  # an egg two cells on: illegal
     rig.run_for(0.5)
     assert rig.daemon.presenter.screen().headline == "ILLEGAL"
-    assert rig.daemon.presenter.lights().error is Blink.FAST
+    assert rig.daemon.presenter.lights()["error"] is Blink.FAST
     cells = rig.daemon.presenter.cells()
     assert (cells["c5"], cells["c3"]) == (Blink.FAST, Blink.ON)
     led_matrix = rig.devices.cell_lights
@@ -361,7 +362,7 @@ def test_the_daemon_on_the_serial_scanner_survives_a_pulled_cable(tmp_path):
         pico.unplug()
         wait_until(rig, lambda: not rig.daemon.presenter.sensors_connected)
         assert rig.daemon.presenter.screen().footer == "sensors not connected"
-        assert rig.daemon.presenter.lights().error is Blink.FAST
+        assert rig.daemon.presenter.lights()["error"] is Blink.FAST
         pico.matrix.set_closed(config.matrix[cell] for cell in (lineup - {"c3", "c7"}) | {"c4", "c6"})
         pico.plug()  # plugged back, blue has moved c7-c6 meanwhile
         pico.boot()
@@ -393,7 +394,7 @@ def test_the_raw_sensor_log_is_recorded_and_replays_to_the_same_moves(tmp_path, 
 
 
 def test_a_display_that_is_not_there_is_a_clear_error():
-    with pytest.raises(HardwareError, match=r"display: no ssd1306 on I2C bus 99 at address 0x3C .*raspi-config"):
+    with pytest.raises(DeviceError, match=r"display: no ssd1306 on I2C bus 99 at address 0x3C .*raspi-config"):
         open_oled("ssd1306", bus=99, address=0x3C, rotate=0)
 
 
@@ -407,14 +408,14 @@ def test_moves_made_while_the_record_cannot_be_written_are_kept_and_shown(tmp_pa
     rig.run_for(1.5)
     presenter = rig.daemon.presenter
     assert presenter.screen().footer == "cannot save games: disk full?"
-    assert presenter.lights().error is Blink.FAST
+    assert presenter.lights()["error"] is Blink.FAST
     assert presenter.last_move is None  # not shown before it is on disk
     other.execute("ROLLBACK")
     other.close()
     rig.run_for(1.5)
     assert rig.moves() == ["c3-c4"]
     assert str(presenter.last_move) == "c3-c4"
-    assert presenter.storage_ok and presenter.lights().error is Blink.OFF
+    assert presenter.storage_ok and presenter.lights()["error"] is Blink.OFF
     rig.close()
 
 
@@ -429,7 +430,7 @@ def test_a_bug_in_the_loop_restarts_the_referee_from_the_record(tmp_path, caplog
             failed.append(signal)
             raise RuntimeError("a bug")
 
-    rig.daemon.listeners.append(buggy)
+    rig.daemon.subscribe(buggy)
     play_c3_c4(rig)
     assert failed and "the loop failed" in caplog.text
     rig.change("c7", False)  # the game goes on
@@ -484,7 +485,7 @@ def test_pieces_on_an_empty_nest_at_start_are_reported_on_the_oled(tmp_path):
     rig.start()
     assert rig.daemon.presenter.screen().footer == "check d4 f6"
     assert any("closed on an empty nest" in finding for finding in rig.daemon.findings)
-    assert rig.daemon.presenter.lights().error is Blink.ON
+    assert rig.daemon.presenter.lights()["error"] is Blink.ON
 
 
 def test_the_nest_is_scanned_fast_in_play_and_slowly_when_left_alone(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image
 
-from firmware_host.presenter import Presenter
+from firmware_host.daemon.presenter import Presenter
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.signals import Signal
 from firmware_host.rules import Move, Nest, Position, Side

@@ -70,7 +70,7 @@ def test_the_readme_quotes_the_pinned_perft_counts():
 
 
 def test_the_wiring_guide_is_what_the_code_writes_from_the_default_config():
-    from firmware_host.config import load_config
+    from firmware_host.daemon.config import load_config
     from firmware_host.wiring import PHYSICAL, render_wiring
 
     config = load_config(None)
@@ -84,7 +84,7 @@ def test_the_wiring_guide_is_what_the_code_writes_from_the_default_config():
 
 
 def test_a_guide_for_a_pico_on_the_uart_without_oled_or_cell_lights(tmp_path):
-    from firmware_host.config import load_config
+    from firmware_host.daemon.config import load_config
     from firmware_host.wiring import render_wiring
 
     path = tmp_path / "config.toml"

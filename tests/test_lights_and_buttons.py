@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from luma.core.device import dummy
 from luma.led_matrix.device import max7219
 
-from firmware_host.controls import ButtonAction, ButtonGestures, Press
+from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, Press
 from hardware.buttons import PinButtons
 from hardware.lights import CellLights, StatusLights
-from hardware.outputs import Blink, Lights
+from hardware.outputs import Blink
 
 PINS = {"red_turn": 26, "blue_turn": 27, "error": 14, "capture": 15}
 
@@ -22,7 +22,7 @@ PINS = {"red_turn": 26, "blue_turn": 27, "error": 14, "capture": 15}
 def test_status_lights_are_on_off_and_blink_in_step():
     factory = MockFactory()
     lights = StatusLights(PINS, pin_factory=factory)
-    lights.show(Lights(red_turn=Blink.ON, error=Blink.FAST, capture=Blink.SLOW), now=0.0)
+    lights.show({"red_turn": Blink.ON, "error": Blink.FAST, "capture": Blink.SLOW}, now=0.0)
     states = {name: factory.pin(pin).state for name, pin in PINS.items()}
     assert states == {"red_turn": True, "blue_turn": False, "error": True, "capture": True}
     lights.refresh(0.2)  # the fast blink is off for 0.125-0.25 s, the slow one for 0.5-1 s
@@ -36,7 +36,7 @@ def test_status_lights_are_on_off_and_blink_in_step():
 def test_an_unchanged_light_is_not_written_again():
     factory = MockFactory()
     lights = StatusLights({"error": 14}, pin_factory=factory)
-    lights.show(Lights(error=Blink.SLOW), now=0.0)
+    lights.show({"error": Blink.SLOW}, now=0.0)
     for step in range(1, 40):
         lights.refresh(step / 20)  # two seconds: two blinks
     changes = [state for _, state in factory.pin(14).states]

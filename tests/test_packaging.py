@@ -21,13 +21,13 @@ def test_the_wheel_carries_the_data_files(tmp_path):
     (wheel,) = tmp_path.glob("nestref-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (
-        "firmware_host/default_config.toml",
+        "firmware_host/daemon/default_config.toml",
         "firmware_host/rules/boards/hexhex-5.toml",
         "firmware_host/py.typed",
         "hardware/sensors.py",
         "sim/mock_devices.py",
-        "sim/web/index.html",
-        "sim/web/app.js",
-        "sim/web/style.css",
+        "firmware_host/web/page/index.html",
+        "firmware_host/web/page/app.js",
+        "firmware_host/web/page/style.css",
     ):
         assert needed in names, needed

@@ -12,10 +12,10 @@ from pathlib import Path
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.config import load_config
+from firmware_host.daemon.config import load_config
 from firmware_host.referee.signals import MoveAccepted, Signal
 from firmware_host.rules import Move, Position
-from sim.server import Picture
+from firmware_host.web.picture import Picture
 from tests.hand_model import Hand, random_moves
 from tests.sim_helpers import connect, simulated
 from tests.test_daemon import Rig
@@ -86,7 +86,7 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
             if isinstance(signal, MoveAccepted) and str(signal.move) not in recorded_moves(database):
                 announced_before_recorded.append(signal)
 
-        rig.daemon.listeners.append(on_signal)
+        rig.daemon.subscribe(on_signal)
         rng = random.Random(seed)
         start = Position.from_lineup()
         played = random_moves(rng, start)[:12]
@@ -104,7 +104,8 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
         checked: list[object] = [None]  # the views last checked
 
         def check() -> None:
-            game = picture.game()
+            snapshot = rig.daemon.snapshot()
+            game = picture.game(snapshot)
             shown = (game, rig.daemon.presenter.last_move, len(announced))
             waited.append(len(game["waiting"]))
             if shown == checked[0]:
@@ -113,7 +114,7 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
             on_disk = recorded_moves(reader)
             assert game["moves"] == on_disk[: len(game["moves"])], (game, on_disk)
             pieces = Position.from_nfn(game["nfn"]).pieces() if game["nfn"] else {}
-            assert picture.table()["cells"] == {cell: piece.letter for cell, piece in pieces.items()}
+            assert picture.table(snapshot)["cells"] == {cell: piece.letter for cell, piece in pieces.items()}
             last = rig.daemon.presenter.last_move
             assert last is None or str(last) in on_disk
 

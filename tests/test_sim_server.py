@@ -15,9 +15,10 @@ import aiohttp
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.config import load_config
+from firmware_host.daemon.config import load_config
 from firmware_host.rules import Move, Position, Side
-from sim.server import MAX_MESSAGE_BYTES, PIN_TRIES, WebServer
+from firmware_host.web.protocol import MAX_MESSAGE_BYTES
+from firmware_host.web.server import PIN_TRIES, WebServer
 from sim.simulator import replay_pause_s
 from tests.sim_helpers import WAIT_S, Clock, connect, simulated
 
@@ -394,7 +395,8 @@ async def test_nestref_sim_serves_the_board_given(tmp_path):
 
 
 async def test_a_recording_stops_growing_where_the_page_could_not_load_it_again(aiohttp_client, running):
-    from sim.simulator import MAX_LOG_BYTES, RECORDING_FULL
+    from firmware_host.web.protocol import MAX_LOG_BYTES
+    from sim.simulator import RECORDING_FULL
 
     page = await connect(aiohttp_client, running.server)
     await page.act({"type": "record_start"})
@@ -413,8 +415,8 @@ async def test_a_recording_stops_growing_where_the_page_could_not_load_it_again(
 def test_the_modules_examples_hold():
     import doctest
 
-    import sim.server
+    import firmware_host.web.server
     import sim.simulator
 
-    for module in (sim.server, sim.simulator):
+    for module in (firmware_host.web.server, sim.simulator):
         assert doctest.testmod(module).failed == 0, module.__name__

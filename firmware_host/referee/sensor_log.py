@@ -8,7 +8,7 @@ when it became occupied. ``#`` starts a comment; before the first event, a comme
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from firmware_host.errors import NestrefError
@@ -156,8 +156,33 @@ class _LineParser:
         return SensorEvent(time_ms, cell, sign == "+", number)
 
 
+class SensorLogWriter:
+    """The one writer of sensor logs: line by line, to ``write`` (a file's, or a list's
+    ``append``), each line ending in a newline. The daemon, the simulator and the tests
+    all write through it."""
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self._write = write
+
+    def comment(self, text: str) -> None:
+        """A comment line; ``lineup: <name>`` or ``position: <NFN>`` before the first
+        event is the log's header. A newline in ``text`` is written as a space."""
+        self._write(f"# {' '.join(text.splitlines())}\n")
+
+    def event(self, event: SensorEvent) -> None:
+        self._write(event.to_text() + "\n")
+
+    def reading(self, time_ms: int, cell: str, occupied: bool) -> None:
+        """One reading, as the switches gave it."""
+        self._write(f"{time_ms} {cell}{'+' if occupied else '-'}\n")
+
+
 def write_sensor_log(events: Iterable[SensorEvent], *, header: str | None = None) -> str:
     """A sensor log's text: an optional header (``lineup: standard``) and the events."""
-    lines = [f"# {header}"] if header else []
-    lines += [event.to_text() for event in events]
-    return "\n".join(lines) + "\n"
+    lines: list[str] = []
+    writer = SensorLogWriter(lines.append)
+    if header:
+        writer.comment(header)
+    for event in events:
+        writer.event(event)
+    return "".join(lines)

@@ -95,7 +95,7 @@ class Config:
 
 def default_config_text() -> str:
     """The shipped defaults, with their comments."""
-    return resources.files("firmware_host").joinpath("default_config.toml").read_text(encoding="utf-8")
+    return resources.files("firmware_host.daemon").joinpath("default_config.toml").read_text(encoding="utf-8")
 
 
 def load_config(path: str | Path | None, *, board: str | Path | None = None) -> Config:

@@ -35,7 +35,7 @@ from firmware_host.referee.signals import (
     TurnStarted,
 )
 from firmware_host.rules import Kind, Move, Nest, Outcome, Piece, Position, Rule, Side, WinCondition
-from hardware.outputs import Blink, Lights, Screen
+from hardware.outputs import Blink, Screen
 
 HIDDEN_PIN = "****"  # the PIN, on the page of a player who has not given it
 
@@ -296,7 +296,10 @@ class Presenter:
 
     # -- the lights ---------------------------------------------------------------------
 
-    def lights(self) -> Lights:
+    def lights(self) -> dict[str, Blink]:
+        """The status lights, by the names of the config's ``[status_lights]``: whose
+        turn (``red_turn``, ``blue_turn``), something wrong (``error``), a capture to
+        make (``capture``)."""
         turn = {Side.RED: Blink.OFF, Side.BLUE: Blink.OFF}
         error, capture = Blink.OFF, Blink.OFF
         if self.view in (View.PLAYING, View.CORRECTING, View.QUESTION) and self.side is not None:
@@ -314,7 +317,7 @@ class Presenter:
             error = Blink.SLOW
         elif self.faults or self.notice:
             error = Blink.ON
-        return Lights(turn[Side.RED], turn[Side.BLUE], error, capture)
+        return {"red_turn": turn[Side.RED], "blue_turn": turn[Side.BLUE], "error": error, "capture": capture}
 
     def cells(self) -> dict[str, Blink]:
         """The cell LEDs: the cells to show, and how."""

@@ -14,135 +14,87 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import itertools
 import logging
 import queue
-import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING
 
-from gpiozero import GPIOZeroError
-from gpiozero.pins import Factory
+from PIL import Image
 
-from firmware_host.computer import ComputerPlayer
-from firmware_host.config import Config
-from firmware_host.controls import ButtonAction, ButtonGestures, Press
-from firmware_host.diagnostics import Finding, boot_checks
+from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
+from firmware_host.daemon.computer import ComputerPlayer
+from firmware_host.daemon.config import Config
+from firmware_host.daemon.devices import Devices
+from firmware_host.daemon.diagnostics import Finding, boot_checks
+from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.sensor_logs import SensorLogs
 from firmware_host.engine import SearchResult
-from firmware_host.errors import HardwareError, NestrefError
-from firmware_host.presenter import Presenter, View
-from firmware_host.referee.referee import CommandError, Mode
+from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
 from firmware_host.rules import Move, Piece, Side
 from firmware_host.rules import Position as GamePosition
 from hardware.buttons import PinButtons
-from hardware.display import OledDisplay, open_oled
-from hardware.lights import CellLights, StatusLights, open_max7219
-from hardware.outputs import WiringErrors
-from hardware.sensors import Position, ScanUpdate, SwitchMatrix
+from hardware.outputs import Screen, WiringErrors
+from hardware.sensors import Position, ScanUpdate
 
 if TYPE_CHECKING:
-    from sim.server import WebServer
+    pass
 
 logger = logging.getLogger(__name__)
 
 BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
 ACTIVE_S = 30.0  # after a change, scan fast for this long
 EMPTY_NEST_MAX = 3  # at most this many closed switches at start look like faults, not pieces
-SENSOR_LOG_BYTES = 16 * 1024 * 1024  # a sensor log is closed and a new one begun at this size
-SENSOR_LOGS_KEPT = 10  # the newest sensor logs kept; older ones are deleted
 # While the computer thinks, its thread hands the interpreter back to the loop this often.
 # Python's default, 5 ms, makes the loop's turns start up to 12 ms late (p99), 0.5 ms
 # about 5 ms, for no loss of search speed (benchmarks/computer_at_the_nest.py).
 SWITCH_INTERVAL_S = 0.0005
 
 
-@dataclass
-class Devices:
-    """The hardware the daemon drives, open."""
+@dataclass(frozen=True)
+class GameShown:
+    """The game as the nest's screens show it: its moves as the record on disk has them
+    (a move waiting to be recorded is among ``waiting``, never among ``moves``)."""
 
-    pin_factory: Factory
-    switches: SwitchMatrix
-    display: OledDisplay | None = None
-    status_lights: StatusLights | None = None
-    cell_lights: CellLights | None = None
-
-    def close(self) -> None:
-        """Dark and released, in reverse order of opening, the pin factory last."""
-        self.release()
-        with contextlib.suppress(Exception):
-            self.pin_factory.close()
-
-    def release(self) -> None:
-        """The devices dark and released; the pin factory, the caller's, left open."""
-        if self.cell_lights is not None:
-            with contextlib.suppress(Exception):
-                self.cell_lights.clear()
-        if self.status_lights is not None:
-            self.status_lights.close()
-        if self.display is not None:
-            with contextlib.suppress(Exception):
-                self.display.clear()
-        self.switches.close()
+    number: int
+    to_move: Side | None  # while a move is being made (or put right, or asked about)
+    moves: tuple[str, ...]
+    waiting: tuple[str, ...]
+    saved: bool  # False while the record cannot be written
+    score: tuple[int, int]  # the set's, red's first
+    position: str  # the position the record holds, in the game's notation; "" between games
+    lineup: str
+    computers: frozenset[Side]
+    level: int
+    thinking: bool  # the computer is choosing the move of the side to move
+    computer_move: Move | None  # its move, for the players to make
 
 
-def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatrix:
-    """The switch matrix the config names: scanned on GPIO, or by a Pico over serial."""
-    from hardware.matrix import GpioMatrix
-    from hardware.serial_scanner import SerialScanner
+@dataclass(frozen=True)
+class Snapshot:
+    """What the nest shows now, for the web page and the simulator: the OLED, the lights
+    and the game, never ahead of the record."""
 
-    if config.sensors.backend == "gpio":
-        return GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
-    return SerialScanner(config.sensors.port, size=config.sensors.size, baudrate=config.sensors.baudrate)
+    view: View
+    screen: Screen  # what the OLED says
+    public_screen: Screen  # the same with the PIN starred out, for a page without it
+    oled_frames: int  # frames sent to the OLED so far (a new one: a new image)
+    oled_image: Image.Image | None  # the last frame sent, if an OLED is fitted
+    status_lights: dict[str, bool]  # each light fitted, and whether it is lit now
+    cell_lights: frozenset[str]  # the cells lit now
+    game: GameShown
+    findings: tuple[str, ...]  # what the boot self-test found
 
-
-def open_devices(
-    config: Config,
-    *,
-    pin_factory: Factory,
-    display_device: Any = None,
-    cell_device: Any = None,
-) -> Devices:
-    """Open what the config names. The output devices may be given instead (the
-    simulator and the tests give luma's dummy devices and a MockFactory). Raises
-    :class:`HardwareError`; what was opened before the failure is released."""
-    devices: Devices | None = None
-    try:
-        devices = Devices(pin_factory, open_switches(config, pin_factory=pin_factory))
-        if config.display.driver != "none":
-            if display_device is None:  # a real OLED: frames go out from a thread of their own
-                device = open_oled(
-                    config.display.driver,
-                    bus=config.display.i2c_bus,
-                    address=config.display.i2c_address,
-                    rotate=config.display.rotate,
-                )
-                devices.display = OledDisplay(device, background=True)
-            else:
-                devices.display = OledDisplay(display_device)
-        devices.status_lights = StatusLights(config.status_lights, pin_factory=pin_factory)
-        if config.cell_lights.driver != "none":
-            device = cell_device or open_max7219(
-                port=config.cell_lights.spi_port,
-                device=config.cell_lights.spi_device,
-                brightness=config.cell_lights.brightness,
-            )
-            devices.cell_lights = CellLights(device, config.cell_lights.map)
-        return devices
-    except Exception as error:  # the pin libraries raise plain errors ("GPIO busy")
-        if devices is not None:
-            devices.release()
-        if isinstance(error, HardwareError):
-            raise
-        hint = "is another program using the pins?" if isinstance(error, GPIOZeroError | OSError) else ""
-        raise HardwareError(f"GPIO: {error}; {hint or 'see wiring.md'}") from None
+    @property
+    def is_playing(self) -> bool:
+        """Whether a move is being made (or put right, or asked about)."""
+        return self.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
 
 
 class Daemon:
@@ -190,15 +142,13 @@ class Daemon:
         self._matrix_buttons = {position: name for position, name in self._names.items() if name not in config.nest}
         self._closed: frozenset[Position] = frozenset()
         self._last_activity = float("-inf")
-        self._sensor_log: TextIO | None = None
-        self._sensor_log_path: Path | None = None
-        self._sensor_log_given_up = False
+        self._sensor_logs = SensorLogs(config.sensor_log, wall_clock=wall_clock) if config.sensor_log else None
         self._self_tested = False
         self._paused = False
         self._switch_interval = sys.getswitchinterval()  # Python's own, restored on close
         self._wiring_errors = WiringErrors(clock)
         self.findings: list[str] = []
-        self.listeners: list[Callable[[Signal], None]] = []  # also told every signal (the web page)
+        self._listeners: list[Callable[[Signal], None]] = []
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -221,6 +171,10 @@ class Daemon:
         self._self_test()
         self._show()
         logger.info("daemon started", extra={"fields": {"backend": config.sensors.backend, "nest": config.nest.name}})
+
+    def _close_sensor_log(self) -> None:
+        if self._sensor_logs is not None:
+            self._sensor_logs.close()
 
     def close(self) -> None:
         """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
@@ -396,6 +350,69 @@ class Daemon:
         be written): shown as waiting, not as played."""
         return self.service.waiting_moves() if self.service is not None else []
 
+    # -- for the web page and the simulator ---------------------------------------------------
+
+    def subscribe(self, listener: Callable[[Signal], None]) -> None:
+        """Have ``listener`` told every signal of the referee, once it is recorded."""
+        self._listeners.append(listener)
+
+    def snapshot(self) -> Snapshot:
+        """What the nest shows now."""
+        presenter, devices = self.presenter, self.devices
+        display = devices.display
+        recorded = self.recorded_game() if presenter.view not in (View.STARTING, View.SETUP) else None
+        service = self.service
+        referee = service.referee if service is not None else None
+        playing = presenter.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
+        if display is None:
+            frames, image = 0, None
+        else:  # luma's dummy device keeps the frame it was sent; a real one does not
+            sent = getattr(display.device, "image", None)
+            frames, image = display.frames, display.image if sent is None else sent
+        game = GameShown(
+            number=presenter.game,
+            to_move=presenter.side if playing else None,
+            moves=tuple(recorded.moves) if recorded is not None else (),
+            waiting=tuple(str(move) for move in self.waiting_moves()),
+            saved=presenter.storage_ok,
+            score=presenter.score,
+            position=recorded.nfn if recorded is not None else "",
+            lineup=referee.lineup if referee is not None else self.config.lineup,
+            computers=presenter.computers,
+            level=presenter.computer_level,
+            thinking=presenter.thinking and playing,
+            computer_move=presenter.computer_move if playing else None,
+        )
+        return Snapshot(
+            view=presenter.view,
+            screen=(display.screen if display is not None and display.screen else None) or presenter.screen(),
+            public_screen=presenter.screen(show_pin=False),
+            oled_frames=frames,
+            oled_image=image,
+            status_lights=devices.status_lights.lit() if devices.status_lights is not None else {},
+            cell_lights=frozenset(devices.cell_lights.lit()) if devices.cell_lights is not None else frozenset(),
+            game=game,
+            findings=tuple(self.findings),
+        )
+
+    def show_address(self, address: str) -> None:
+        """The web page's address, on the OLED's bottom line."""
+        self.presenter.address = address
+        self._show()
+
+    def show_pin(self, pin: str) -> None:
+        """The PIN that lets a page at another machine act, on the OLED's bottom line
+        (and nowhere else)."""
+        self.presenter.pin = pin
+        self._show()
+
+    def position_now(self) -> GamePosition | None:
+        """The game's position as the referee has it now (the simulator starts a sensor
+        log from it), or None between games."""
+        return (
+            self.service.referee.position.copy() if self.service is not None and self.service.referee.position else None
+        )
+
     def pause(self) -> None:
         """Stop refereeing while the simulator rearranges the nest (a replay's start):
         the switches are still read, but nobody is told."""
@@ -428,7 +445,10 @@ class Daemon:
     def _reading(self, position: Position, closed: bool, now: int) -> None:
         if position in self._cells:
             cell = self._cells[position]
-            self._log_reading(f"{now} {cell}{'+' if closed else '-'}\n")
+            if self._sensor_logs is not None:
+                self._sensor_logs.reading(
+                    now, cell, closed, header=lambda: self._sensor_log_header(self._cells_in(self._closed))
+                )
             assert self.service is not None
             self._publish(self.service.sense(cell, closed, now))
         elif position in self._matrix_buttons:
@@ -459,59 +479,20 @@ class Daemon:
         self._show()
 
     def _open_sensor_log(self, occupied: list[str]) -> None:
-        """Record the raw readings for bug reports, in the sensor-log format: one file
-        per start (and per ``SENSOR_LOG_BYTES``), beginning with the position the nest
-        holds; the newest ``SENSOR_LOGS_KEPT`` are kept. A log that cannot be written is
-        given up with a warning: it is never worth stopping the referee for."""
-        if self.config.sensor_log is None or self.service is None or self._sensor_log_given_up:
-            return
-        folder = Path(self.config.sensor_log)
-        stamp = datetime.fromtimestamp(self.wall_clock()).strftime("sensors-%Y%m%d-%H%M%S")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for number in itertools.count():
-                path = folder / f"{stamp}{f'-{number}' if number else ''}.log"
-                try:
-                    self._sensor_log = path.open("x", encoding="utf-8", buffering=1)
-                    break
-                except FileExistsError:
-                    continue
-            self._sensor_log_path = path
-            for old in sorted(folder.glob("sensors-*.log"), key=lambda p: p.stat().st_mtime)[:-SENSOR_LOGS_KEPT]:
-                old.unlink()
-            position = self.service.referee.position
-            if position is not None and set(position.occupied()) == set(occupied):
-                self._log_reading(f"# position: {position.to_nfn()}\n")
-            else:  # the nest does not show the game: the header gives what it holds, as red eggs
-                if position is not None:
-                    self._log_reading(f"# game: {position.to_nfn()}\n")
-                pieces = dict.fromkeys(occupied, Piece.from_letter("E"))
-                holds = GamePosition(pieces, Side.RED, nest=self.config.nest).to_nfn()
-                self._log_reading(f"# position: {holds}\n")
-        except OSError as error:
-            self._sensor_log_failed(error)
+        """Begin a sensor log of the raw readings, with what the nest holds."""
+        if self._sensor_logs is not None and self.service is not None:
+            self._sensor_logs.begin(self._sensor_log_header(occupied))
 
-    def _log_reading(self, line: str) -> None:
-        if self._sensor_log is None:
-            return
-        try:
-            self._sensor_log.write(line)
-            if self._sensor_log.tell() >= SENSOR_LOG_BYTES:
-                self._close_sensor_log()
-                self._open_sensor_log(self._cells_in(self._closed))
-        except OSError as error:
-            self._sensor_log_failed(error)
-
-    def _sensor_log_failed(self, error: OSError) -> None:
-        logger.warning("sensor log %s: %s; no more readings are recorded", self._sensor_log_path or "", error)
-        self._close_sensor_log()
-        self._sensor_log_given_up = True
-
-    def _close_sensor_log(self) -> None:
-        if self._sensor_log is not None:
-            with contextlib.suppress(OSError):
-                self._sensor_log.close()
-        self._sensor_log = None
+    def _sensor_log_header(self, occupied: list[str]) -> list[str]:
+        """What a sensor log begins with: the position, if the nest shows it; else the
+        game's, and the cells occupied, as a position of red eggs."""
+        position = self.service.referee.position if self.service is not None else None
+        if position is not None and set(position.occupied()) == set(occupied):
+            return [f"position: {position.to_nfn()}"]
+        pieces = dict.fromkeys(occupied, Piece.from_letter("E"))
+        holds = GamePosition(pieces, Side.RED, nest=self.config.nest).to_nfn()
+        game = [f"game: {position.to_nfn()}"] if position is not None else []
+        return [*game, f"position: {holds}"]
 
     # -- buttons --------------------------------------------------------------------------
 
@@ -521,31 +502,12 @@ class Daemon:
 
     def _on_button(self, action: ButtonAction, now: int) -> None:
         """What a press means depends on what the nest is doing (docs/daemon.md)."""
-        service, presenter = self.service, self.presenter
-        if service is None:
+        if self.service is None:
             return
-        mode = service.referee.mode
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
         try:
-            match (action.button, action.press):
-                case ("confirm", Press.SHORT) if presenter.answer is not None:
-                    service.answer(presenter.answer, now)
-                case ("confirm", Press.SHORT) if mode is Mode.SETUP:
-                    self.set_players(_next_players(service.referee.computers))
-                case ("confirm", Press.LONG):
-                    service.new_game(now)
-                case ("take_back", Press.SHORT):
-                    service.take_back(now)
-                case ("take_back", Press.LONG) if mode is not Mode.SETUP and presenter.side is not None:
-                    service.resign(presenter.side, now)
-                case ("switch", Press.SHORT) if presenter.question:
-                    presenter.next_answer()
-                case ("switch", Press.SHORT) if mode is Mode.SETUP:
-                    service.choose_setup(starter=service.referee.starter.opponent, now=now)
-                case ("switch", Press.LONG) if mode is Mode.SETUP:
-                    lineups = self.config.nest.lineup_names
-                    following = lineups[(lineups.index(service.referee.lineup) + 1) % len(lineups)]
-                    service.choose_setup(lineup=following, now=now)
+            lineups = self.config.nest.lineup_names
+            command_for(action, self.service, self.presenter, lineups=lineups, set_players=self.set_players)(now)
         except CommandError as error:
             logger.info("button ignored: %s", error)
         self._show()
@@ -557,7 +519,7 @@ class Daemon:
         self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.presenter.apply(signal)
-        for listener in self.listeners:
+        for listener in self._listeners:
             listener(signal)
 
     def _publish(self, signals: list[Signal]) -> None:
@@ -622,70 +584,3 @@ class Daemon:
     @property
     def view(self) -> View:
         return self.presenter.view
-
-
-PLAYER_CYCLE: tuple[frozenset[Side], ...] = (frozenset(), frozenset({Side.BLUE}), frozenset({Side.RED}))
-"""What the confirm button steps through between games: people on both sides, the
-computer playing blue, the computer playing red."""
-
-
-def _next_players(computers: frozenset[Side]) -> frozenset[Side]:
-    """The players after ``computers`` in :data:`PLAYER_CYCLE` (both computers: people)."""
-    index = PLAYER_CYCLE.index(computers) if computers in PLAYER_CYCLE else -1
-    return PLAYER_CYCLE[(index + 1) % len(PLAYER_CYCLE)]
-
-
-def run_daemon(config: Config, devices: Devices, *, web: tuple[str, int] | None = None) -> None:
-    """Run until SIGTERM or SIGINT, then stop cleanly; with ``web`` (host, port), serve
-    the live game read-only for spectators too (its address then shows on the OLED)."""
-    daemon = Daemon(config, devices)
-    server = None
-    if web is not None:
-        from sim.server import WebServer  # the simulator's page, read-only
-
-        server = WebServer(daemon, host=web[0], port=web[1])  # before the start: it hears every signal
-    serve(daemon, server, started=lambda url: logger.info("spectator page at %s", url))
-
-
-def serve(
-    daemon: Daemon,
-    server: WebServer | None = None,
-    *,
-    cannot_serve: Callable[[WebServer, OSError], NestrefError] | None = None,
-    started: Callable[[str], None] = lambda url: None,
-    stopping: Callable[[], None] = lambda: None,
-) -> None:
-    """The daemon's loop, and its web page if there is one, until SIGTERM or SIGINT;
-    then everything stopped cleanly. ``cannot_serve`` words the error when the page's
-    port cannot be had; ``started`` is told the page's address; ``stopping`` runs first
-    on the way out."""
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
-        try:
-            daemon.start()
-            if server is not None:
-                try:
-                    url = await server.start()
-                except OSError as error:
-                    if cannot_serve is not None:
-                        raise cannot_serve(server, error) from None
-                    where = f"{server.host}:{server.port}"
-                    raise HardwareError(f"web page: cannot serve on {where}: {error.strerror}") from None
-                started(url)
-            await daemon.run(stop)
-        except NestrefError:
-            raise
-        except Exception:
-            logger.exception("the daemon failed")
-            raise
-        finally:
-            stopping()
-            if server is not None:
-                await server.stop()
-            daemon.close()
-
-    asyncio.run(main())

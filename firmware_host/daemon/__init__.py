@@ -1,0 +1,17 @@
+"""The daemon: the program under the nest. Its loop reads the switches, hands what they
+feel to the referee, handles the buttons, and shows what the referee says on the OLED
+and the lights; the computer chooses its moves beside it.
+
+- :mod:`.loop`: the :class:`Daemon` and its loop, a snapshot of what it shows and a
+  subscription to what it announces, for the web page and the simulator;
+- :mod:`.devices`: opening the hardware the config names;
+- :mod:`.root`: running it until SIGTERM, with whatever serves beside it;
+- :mod:`.config`, :mod:`.presenter`, :mod:`.buttons`, :mod:`.computer`,
+  :mod:`.diagnostics`, :mod:`.sensor_logs`: the parts it is made of.
+"""
+
+from firmware_host.daemon.devices import Devices, open_devices, open_switches
+from firmware_host.daemon.loop import Daemon, Snapshot
+from firmware_host.daemon.root import Service, serve
+
+__all__ = ["Daemon", "Devices", "Service", "Snapshot", "open_devices", "open_switches", "serve"]

@@ -1,0 +1,100 @@
+"""Opening the hardware the config names: the switch matrix (on GPIO, or a Pico over
+serial), the OLED, the status lights and the cell lights, on a pin factory the caller
+gives (the Pi's, or gpiozero's mock one in the simulator and the tests)."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
+from gpiozero import GPIOZeroError
+from gpiozero.pins import Factory
+
+from firmware_host.daemon.config import Config
+from firmware_host.errors import HardwareError
+from hardware.display import OledDisplay, open_oled
+from hardware.errors import DeviceError
+from hardware.lights import CellLights, StatusLights, open_max7219
+from hardware.sensors import SwitchMatrix
+
+
+@dataclass
+class Devices:
+    """The hardware the daemon drives, open."""
+
+    pin_factory: Factory
+    switches: SwitchMatrix
+    display: OledDisplay | None = None
+    status_lights: StatusLights | None = None
+    cell_lights: CellLights | None = None
+
+    def close(self) -> None:
+        """Dark and released, in reverse order of opening, the pin factory last."""
+        self.release()
+        with contextlib.suppress(Exception):
+            self.pin_factory.close()
+
+    def release(self) -> None:
+        """The devices dark and released; the pin factory, the caller's, left open."""
+        if self.cell_lights is not None:
+            with contextlib.suppress(Exception):
+                self.cell_lights.clear()
+        if self.status_lights is not None:
+            self.status_lights.close()
+        if self.display is not None:
+            with contextlib.suppress(Exception):
+                self.display.clear()
+        self.switches.close()
+
+
+def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatrix:
+    """The switch matrix the config names: scanned on GPIO, or by a Pico over serial."""
+    from hardware.matrix import GpioMatrix
+    from hardware.serial_scanner import SerialScanner
+
+    if config.sensors.backend == "gpio":
+        return GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
+    return SerialScanner(config.sensors.port, size=config.sensors.size, baudrate=config.sensors.baudrate)
+
+
+def open_devices(
+    config: Config,
+    *,
+    pin_factory: Factory,
+    display_device: Any = None,
+    cell_device: Any = None,
+) -> Devices:
+    """Open what the config names. The output devices may be given instead (the
+    simulator and the tests give luma's dummy devices and a MockFactory). Raises
+    :class:`HardwareError`; what was opened before the failure is released."""
+    devices: Devices | None = None
+    try:
+        devices = Devices(pin_factory, open_switches(config, pin_factory=pin_factory))
+        if config.display.driver != "none":
+            if display_device is None:  # a real OLED: frames go out from a thread of their own
+                device = open_oled(
+                    config.display.driver,
+                    bus=config.display.i2c_bus,
+                    address=config.display.i2c_address,
+                    rotate=config.display.rotate,
+                )
+                devices.display = OledDisplay(device, background=True)
+            else:
+                devices.display = OledDisplay(display_device)
+        devices.status_lights = StatusLights(config.status_lights, pin_factory=pin_factory)
+        if config.cell_lights.driver != "none":
+            device = cell_device or open_max7219(
+                port=config.cell_lights.spi_port,
+                device=config.cell_lights.spi_device,
+                brightness=config.cell_lights.brightness,
+            )
+            devices.cell_lights = CellLights(device, config.cell_lights.map)
+        return devices
+    except Exception as error:  # the pin libraries raise plain errors ("GPIO busy")
+        if devices is not None:
+            devices.release()
+        if isinstance(error, DeviceError):
+            raise HardwareError(str(error)) from None
+        hint = "is another program using the pins?" if isinstance(error, GPIOZeroError | OSError) else ""
+        raise HardwareError(f"GPIO: {error}; {hint or 'see wiring.md'}") from None

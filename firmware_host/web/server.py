@@ -1,0 +1,440 @@
+"""The web page's server: the simulator's (``nestref sim``) and, read-only, the real
+nest's spectator page (``nestref run --web``).
+
+One aiohttp application serves the page (``page/``) and a WebSocket, ``/ws``, that
+speaks the protocol of docs/simulator.md. What the page shows is read from the running
+daemon's snapshot — the OLED's image as drawn, the lights as their pins are driven, the
+game as the record on disk has it — and sent when it changes; what the page asks is
+checked whole (:mod:`.protocol`), then done by the table's actions the simulator plugs
+in (none on the real nest: the spectators' page is read-only). The server runs in the
+daemon's own event loop, so nothing here needs a lock against it.
+
+Nothing from the network is trusted (docs/simulator.md, "Security"): every request must
+name an allowed host (no DNS rebinding), a WebSocket must come from the page's own
+origin, every response carries the same security headers, built here and never copied
+from a request; the PIN is shown only to pages that gave it, and guessing it is rate
+limited per page and for the whole server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import math
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from firmware_host.daemon import Daemon, Snapshot
+from firmware_host.engine import LEVELS
+from firmware_host.referee.signals import Signal
+from firmware_host.web.access import (
+    WILDCARDS,
+    add_security_headers,
+    address_or_none,
+    address_shown,
+    bracketed,
+    host_name,
+    is_loopback,
+    is_same_origin,
+    names_in,
+)
+from firmware_host.web.picture import Picture
+from firmware_host.web.protocol import (
+    MAX_ERROR_CHARS,
+    MAX_MESSAGE_BYTES,
+    NOT_ACTIONS,
+    SPECTATOR_MESSAGE_BYTES,
+    ActionError,
+    BadMessageError,
+    Request,
+    TableActions,
+    parse_message,
+)
+
+logger = logging.getLogger(__name__)
+
+FRAME_S = 0.05  # what changed is sent at most this often
+PIN_TRIES = 5  # wrong PINs in a row from one page before that page waits
+PIN_PAUSE_S = 30.0
+SERVER_PIN_TRIES = 20  # wrong PINs from all pages together within SERVER_PIN_WINDOW_S before every page waits
+SERVER_PIN_WINDOW_S = 60.0
+SESSION_S = 12 * 3600.0  # a session lasts this long (or until the PIN changes)
+MAX_SESSIONS = 100  # the oldest session ends when more are open
+SIGNALS_KEPT = 300  # signals a page that connects late is sent
+_CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".png": "image/png",
+                  ".svg": "image/svg+xml"}  # fmt: skip
+
+
+@dataclass
+class Page:
+    """One connected page."""
+
+    socket: web.WebSocketResponse
+    token: str | None = None  # its session, once it gave the PIN (or resumed a session)
+    wrong_pins: int = 0  # in a row
+    pins_paused_until: float = 0.0  # no PIN is taken from this page before
+    sent: dict[str, str] = field(default_factory=dict)  # type → the last message of it sent
+    signals_sent: int = 0  # how many of the server's signals this page has been sent
+
+
+class WebServer:
+    """The page and its WebSocket, for one daemon; ``table`` is None on the real
+    nest (the spectator page: read-only)."""
+
+    def __init__(
+        self,
+        daemon: Daemon,
+        table: TableActions | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.daemon = daemon
+        self.table = table
+        self.host, self.port = host, port
+        self.clock = clock
+        self.picture = Picture(daemon, table)
+        self.pin: str | None = None
+        self.pages: list[Page] = []
+        self._sessions: dict[str, float] = {}  # token: when it ends
+        self._wrong_pins: deque[float] = deque()  # when each recent wrong PIN came, from any page
+        if not is_loopback(host) and table is not None:
+            self.change_pin()
+        self._signals: deque[str] = deque(maxlen=SIGNALS_KEPT)  # the last ones, as sent
+        self._signal_count = 0  # every signal so far
+        self._acting = asyncio.Lock()
+        self._runner: web.AppRunner | None = None
+        self._frames: asyncio.Task[None] | None = None
+        nest = daemon.config.nest
+        self._cells = frozenset(nest.cells)
+        self._lineups = nest.lineup_names
+        self._buttons = tuple(daemon.config.buttons)
+        self._host_names = frozenset({"localhost", *daemon.config.web_hosts, *names_in(host)})
+        web_files = resources.files("firmware_host.web").joinpath("page")
+        self._files = {entry.name: entry for entry in web_files.iterdir() if entry.name.endswith(tuple(_CONTENT_TYPES))}
+        daemon.subscribe(self._on_signal)
+        # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
+        self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
+        self.app.router.add_get("/", self._index)
+        self.app.router.add_get("/ws", self._socket)
+        self.app.router.add_get("/{name}", self._file)
+        self.app.on_response_prepare.append(add_security_headers)
+        self.app.on_startup.append(self._begin)
+        self.app.on_shutdown.append(self._end)
+
+    # -- lifecycle --
+
+    async def start(self) -> str:
+        """Serve; the page's address (with the port the system chose, for port 0)."""
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        try:
+            await site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            raise
+        addresses = self._runner.addresses  # with the port the system chose, for port 0
+        if addresses:
+            self.port = int(addresses[0][1])
+        if not is_loopback(self.host):  # players at other machines find the page, and the PIN, on the OLED
+            shown = address_shown(self.host)
+            self._host_names |= names_in(shown)
+            self.daemon.show_address(f"{shown}:{self.port}")
+        return f"http://{'127.0.0.1' if self.host in WILDCARDS else bracketed(self.host)}:{self.port}/"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _begin(self, _: web.Application) -> None:
+        self._frames = asyncio.create_task(self._send_frames())
+
+    async def _end(self, _: web.Application) -> None:
+        if self._frames is not None:
+            self._frames.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._frames
+        for page in list(self.pages):
+            await page.socket.close()
+
+    # -- HTTP --
+
+    def is_allowed_host(self, host: str) -> bool:
+        """Whether a request's ``Host`` names this server: an address it serves (on
+        every address: any address, which no page can rebind), ``localhost``, or a name
+        given in the config (``[web] hosts``). A page on another name that resolves here
+        (DNS rebinding) is refused."""
+        name = host_name(host)
+        if name is None:
+            return False
+        if name in self._host_names:
+            return True
+        try:
+            address = ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return self.host in WILDCARDS or address.is_loopback or address == address_or_none(self.host)
+
+    @web.middleware
+    async def _only_allowed_hosts(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not self.is_allowed_host(request.headers.get("Host", "")):
+            raise web.HTTPMisdirectedRequest(text="this server does not serve that host name\n")
+        return await handler(request)
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return self._serve("index.html")
+
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        return self._serve(request.match_info["name"])
+
+    def _serve(self, name: str) -> web.StreamResponse:
+        """One of the page's files; the name only looked up, never used as a path."""
+        entry = self._files.get(name)
+        if entry is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=entry.read_bytes(), content_type=_CONTENT_TYPES["." + name.rpartition(".")[2]])
+
+    # -- the WebSocket --
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and not is_same_origin(origin, request.headers["Host"]):
+            # Another site's page in a visitor's browser may not drive the nest.
+            raise web.HTTPForbidden(text="this page's WebSocket is for this page only\n")
+        limit = MAX_MESSAGE_BYTES if self.table is not None else SPECTATOR_MESSAGE_BYTES
+        socket = web.WebSocketResponse(max_msg_size=limit, heartbeat=30)
+        try:
+            await socket.prepare(request)
+        except ConnectionError:  # the page went away during the handshake
+            logger.debug("a page left during the WebSocket handshake")
+            return socket
+        page = Page(socket)
+        self.pages.append(page)
+        try:
+            await self._send(page, self._hello(page))
+            for kind, text in self._snapshot(page):
+                await self._send_changed(page, kind, text)
+            await self._send_signals(page)
+            async for incoming in socket:
+                if incoming.type is WSMsgType.TEXT:
+                    await self._answer(page, incoming.data)
+                elif incoming.type is WSMsgType.BINARY:
+                    await self._send(page, {"type": "error", "message": "messages are JSON text"})
+        finally:
+            self.pages.remove(page)
+        return socket
+
+    def _hello(self, page: Page) -> dict[str, Any]:
+        return {
+            "type": "hello",
+            "mode": "sim" if self.table is not None else "spectator",
+            "can_act": self.may_act(page),
+            "pin_required": self.pin is not None,
+            "nest": self.picture.nest(),
+            "buttons": list(self._buttons),
+            "lineups": list(self._lineups),
+            "levels": [{"number": level.number, "name": level.name} for level in LEVELS],
+        }
+
+    def may_act(self, page: Page) -> bool:
+        """Whether ``page`` may act now: in the simulator, with the PIN given (a session
+        not yet ended) if one is needed."""
+        if self.table is None:
+            return False
+        if self.pin is None:
+            return True
+        return page.token is not None and self._sessions.get(page.token, -math.inf) > self.clock()
+
+    def _sees_pin(self, page: Page) -> bool:
+        return self.pin is None or self.may_act(page)
+
+    async def _answer(self, page: Page, text: str) -> None:
+        try:
+            request = parse_message(text, cells=self._cells, lineups=self._lineups, buttons=self._buttons)
+        except BadMessageError as error:
+            refusal: dict[str, Any] = {"type": "error", "message": _cut(str(error))}
+            if error.id is not None:
+                refusal["id"] = error.id
+            await self._send(page, refusal)
+            return
+        reply: dict[str, Any] = {"type": "ack", "id": request.id}
+        try:
+            if self.table is None:
+                raise ActionError("this page is read-only: the game is played on the nest")
+            if request.type in NOT_ACTIONS:
+                await self._authenticate(page, request)
+                if request.type == "pin":
+                    reply = {"type": "session", "token": page.token, "id": request.id}
+            elif not self.may_act(page):
+                had_session, page.token = page.token is not None, None
+                if had_session:  # it ended (it expired, or the PIN changed): the page is told
+                    await self._send(page, self._hello(page))
+                    raise ActionError("the session has ended: give the PIN shown on the OLED again")
+                raise ActionError("give the PIN shown on the OLED first")
+            elif request.type == "new_pin":
+                if self.pin is None:
+                    raise ActionError("no PIN here: the simulator serves this machine only")
+                await self._renew_pin(page)
+                reply = {"type": "session", "token": page.token, "id": request.id}
+            else:
+                async with self._acting:
+                    extra = await self.table.act(request.type, request.fields)
+                if extra is not None:  # for this page alone (a recording to save)
+                    await self._send(page, extra)
+        except ActionError as error:
+            reply = {"type": "error", "message": _cut(str(error)), "id": request.id}
+        if reply.get("id") is None:
+            reply.pop("id", None)
+        await self._send(page, reply)
+        await self._send_frame()  # what the act changed, at once
+
+    async def _authenticate(self, page: Page, request: Request) -> None:
+        """A ``pin`` or ``resume``: the page may act from now on. Raises
+        :class:`ActionError` for a wrong PIN, an ended session, or a page (or a
+        server) that must wait after too many wrong PINs."""
+        now = self.clock()
+        if request.type == "resume":
+            token = request.fields["token"]
+            if self._sessions.get(token, -math.inf) <= now:
+                raise ActionError("that session has ended: give the PIN again")
+            page.token = token
+        else:
+            if now < page.pins_paused_until:
+                raise ActionError(f"too many wrong PINs: try again in {math.ceil(page.pins_paused_until - now)} s")
+            while self._wrong_pins and self._wrong_pins[0] <= now - SERVER_PIN_WINDOW_S:
+                self._wrong_pins.popleft()
+            if len(self._wrong_pins) >= SERVER_PIN_TRIES:  # guessed at from many pages: every page waits
+                wait = math.ceil(self._wrong_pins[0] + SERVER_PIN_WINDOW_S - now)
+                raise ActionError(f"too many wrong PINs on this simulator: try again in {wait} s")
+            if self.pin is not None and not secrets.compare_digest(request.fields["pin"].encode(), self.pin.encode()):
+                self._wrong_pins.append(now)
+                if len(self._wrong_pins) == SERVER_PIN_TRIES:
+                    logger.warning("%d wrong PINs within a minute: no page may give one for a while", SERVER_PIN_TRIES)
+                page.wrong_pins += 1
+                if page.wrong_pins >= PIN_TRIES:
+                    page.wrong_pins, page.pins_paused_until = 0, now + PIN_PAUSE_S
+                raise ActionError("wrong PIN")
+            page.wrong_pins = 0
+            page.token = self._new_session(now)
+        await self._send(page, self._hello(page))
+
+    def _new_session(self, now: float) -> str:
+        for token, ends in list(self._sessions.items()):
+            if ends <= now:
+                del self._sessions[token]
+        while len(self._sessions) >= MAX_SESSIONS:
+            del self._sessions[next(iter(self._sessions))]  # the oldest
+        token = secrets.token_urlsafe(24)
+        self._sessions[token] = now + SESSION_S
+        return token
+
+    def change_pin(self) -> str:
+        """A new PIN, shown on the nest's OLED; every session ends, every pause too."""
+        pin = f"{secrets.randbelow(10_000):04d}"
+        while pin == self.pin:  # a new one: the old one may be known to someone who should not
+            pin = f"{secrets.randbelow(10_000):04d}"
+        self.pin = pin
+        self._sessions.clear()
+        self._wrong_pins.clear()
+        for page in self.pages:  # their tokens are no session now
+            page.wrong_pins, page.pins_paused_until = 0, 0.0
+        self.daemon.show_pin(pin)  # on the OLED, for the players at the nest to tell
+        return pin
+
+    async def _renew_pin(self, page: Page) -> None:
+        """``new_pin``: every other page must give the new PIN; ``page`` keeps acting."""
+        self.change_pin()
+        page.token = self._new_session(self.clock())
+        for other in list(self.pages):
+            await self._send(other, self._hello(other))
+
+    # -- sending --
+
+    def _on_signal(self, signal: Signal) -> None:
+        message = {"type": "signal", "kind": type(signal).__name__, "text": signal.to_text()}
+        self._signals.append(json.dumps(message, separators=(",", ":")))
+        self._signal_count += 1
+
+    async def _send_signals(self, page: Page) -> None:
+        unsent = min(self._signal_count - page.signals_sent, len(self._signals))
+        page.signals_sent = self._signal_count
+        for text in list(self._signals)[len(self._signals) - unsent :]:
+            await self._send_text(page, text)
+
+    def _snapshot(self, page: Page | None = None) -> list[tuple[str, str]]:
+        """What ``page`` is to be shown now, as (type, text) messages; without a page,
+        what every page is shown but the OLED."""
+        snapshot = self.daemon.snapshot()
+        if page is not None:
+            return [*self._common_messages(snapshot), self._oled_message(snapshot, self._sees_pin(page))]
+        return self._common_messages(snapshot)
+
+    def _common_messages(self, snapshot: Snapshot) -> list[tuple[str, str]]:
+        picture = self.picture
+        messages = [picture.table(snapshot), picture.lights(snapshot), picture.game(snapshot)]
+        if self.table is not None:
+            messages += [self.table.replay_message(), self.table.recording_message()]
+        return [(message["type"], _encoded(message)) for message in messages]
+
+    def _oled_message(self, snapshot: Snapshot, show_pin: bool) -> tuple[str, str]:
+        return "oled", _encoded(self.picture.oled(snapshot, show_pin=show_pin))
+
+    async def _send_frames(self) -> None:
+        while True:
+            await asyncio.sleep(FRAME_S)
+            try:
+                await self._send_frame()
+            except Exception:  # a page's broken socket must not end the updates for the others
+                logger.exception("sending to the pages failed")
+
+    async def _send_frame(self) -> None:
+        """What changed, to every page: each message encoded once, whoever it goes to."""
+        if not self.pages:
+            return
+        snapshot = self.daemon.snapshot()
+        common = self._common_messages(snapshot)
+        oleds: dict[bool, tuple[str, str]] = {}
+        for page in list(self.pages):
+            sees_pin = self._sees_pin(page)
+            if sees_pin not in oleds:
+                oleds[sees_pin] = self._oled_message(snapshot, sees_pin)
+            await self._send_signals(page)
+            for kind, text in [*common, oleds[sees_pin]]:
+                await self._send_changed(page, kind, text)
+
+    async def _send_changed(self, page: Page, kind: str, text: str) -> None:
+        if page.sent.get(kind) != text:
+            page.sent[kind] = text
+            await self._send_text(page, text)
+
+    async def _send(self, page: Page, message: Mapping[str, Any]) -> None:
+        await self._send_text(page, _encoded(message))
+
+    @staticmethod
+    async def _send_text(page: Page, text: str) -> None:
+        if not page.socket.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):  # the page has just gone
+                await page.socket.send_str(text)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _encoded(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - 3] + "..."
