@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +18,7 @@ from firmware_host.referee.signals import (
     Signal,
     TurnStarted,
 )
-from firmware_host.referee.store import GameStore, StorageUnavailableError, StoreError
+from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StorageUnavailableError, StoreError
 from firmware_host.rules import Move, Nest, Outcome, Position, Side, WinCondition
 from tests.helpers import play as play_moves
 from tests.helpers import setup
@@ -243,3 +245,32 @@ def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_
     assert started.number == 2 and started.nfn == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
     assert "C" in started.nfn.split()[0].split("/")[6]  # red's row 3 now holds its cuckoo, on b3
     store.close()
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "games-unversioned.sqlite"
+"""A record written by nestref before records had versions: a set whose game 1 red won
+(its winning capture taken back and made again), and game 2 under way, blue to move
+after c7-c6 c3-c4."""
+
+
+def test_a_record_written_before_versions_is_brought_up_to_date_and_goes_on(tmp_path):
+    path = tmp_path / "games.sqlite"
+    shutil.copy(FIXTURE, path)
+    with GameStore(path, nest=NEST, clock=clock) as store:
+        assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        saved = store.load()
+        assert saved is not None and saved.games is not None and saved.position is not None
+        assert saved.games.outcomes == (Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED),)
+        assert (saved.number, saved.starter) == (2, Side.BLUE)
+        assert [str(move) for move in saved.position.move_stack] == ["c7-c6", "c3-c4"]
+        assert store.moves() == ["c7-c6", "c3-c4"]
+    with GameStore(path, nest=NEST, clock=clock) as again:  # and opened once more, unchanged
+        assert again.load() == saved
+
+
+def test_a_record_a_newer_nestref_wrote_is_refused(tmp_path):
+    path = tmp_path / "games.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match=r"written by a newer nestref .* update nestref"):
+        GameStore(path, nest=NEST, clock=clock)

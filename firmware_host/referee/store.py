@@ -17,6 +17,14 @@ from firmware_host.errors import NestrefError
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, Signal, TakenBack
 from firmware_host.rules import DRAW, GameSet, Move, Nest, Outcome, Position, Side, WinCondition
 
+SCHEMA_VERSION = 1
+"""The record's layout, kept in SQLite's ``user_version``: a database of an older
+layout is brought up to date when opened (:data:`MIGRATIONS`), one a newer nestref
+wrote is refused."""
+
+MIGRATIONS: dict[int, str] = {}
+"""The statements that take a record from the layout of each version to the next."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sets (
     id INTEGER PRIMARY KEY,
@@ -103,11 +111,39 @@ class GameStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.OperationalError as error:
             raise StorageUnavailableError(f"{path}: cannot open the game record: {error}") from None
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{path}: not a nestref game record: {error}") from None
+
+    def _migrate(self) -> None:
+        """Create the record, or bring an older one up to :data:`SCHEMA_VERSION`, each
+        step in a transaction of its own. Raises :class:`StoreError` for a record a newer
+        nestref wrote."""
+        db = self._db
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: written by a newer nestref (record version {version}, this one knows"
+                f" {SCHEMA_VERSION}): update nestref"
+            )
+        if version == 0:  # new, or written before records had versions: the first layout
+            db.executescript(SCHEMA)
+            version = 1
+            db.execute(f"PRAGMA user_version = {version}")
+        while version < SCHEMA_VERSION:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                version += 1
+                db.execute(f"PRAGMA user_version = {version}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         self._db.close()
