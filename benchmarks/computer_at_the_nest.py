@@ -31,8 +31,9 @@ from firmware_host.daemon import Daemon
 from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import load_config
 from firmware_host.daemon.loop import SWITCH_INTERVAL_S
-from firmware_host.engine import LEVELS, Engine, SearchResult
-from firmware_host.rules import Move, Position
+from firmware_host.engine import LEVELS, Engine
+from firmware_host.games import base
+from firmware_host.rules import Position
 from sim.mock_devices import open_mock_devices
 from tests.hand_model import random_moves
 
@@ -106,10 +107,10 @@ def loop_under_search(seconds: float, positions: list[Position]) -> tuple[tuple[
         done = threading.Event()
         queue = list(positions)
 
-        def delivered(history: tuple[Move, ...], result: SearchResult) -> None:
+        def delivered(history: tuple[base.Move, ...], result: base.ComputerChoice) -> None:
             done.set()
 
-        player = ComputerPlayer(level_number=len(LEVELS), seed=0, clock=time.monotonic, deliver=delivered)
+        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, clock=time.monotonic, deliver=delivered)
 
         started = False
 

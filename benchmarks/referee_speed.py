@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 from benchmarks.stats import percentile
+from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.sensor_log import SensorEvent
 from firmware_host.referee.signals import MoveAccepted
@@ -53,14 +54,15 @@ def per_change(games: int, folder: Path) -> tuple[list[float], list[float], int]
     times: list[float] = []
     commits: list[float] = []
     moves = 0
-    store = GameStore(folder / "bench.sqlite", nest=nest, clock=time.time)
+    cuckoo = CuckooGame(nest)
+    store = GameStore(folder / "bench.sqlite", game=cuckoo, clock=time.time)
     for game in range(games):
         rng = random.Random(game)
         lineup = nest.lineup_names[game % len(nest.lineup_names)]
         start = Position.from_lineup(lineup, turn=rng.choice(list(Side)))
         polled, flicker, illegal = PROFILES[game % len(PROFILES)]
         played = play_game(rng, start, random_moves(rng, start), polled=polled, push_flicker=flicker, illegal=illegal)
-        referee = Referee(nest, settings=Settings(), lineup=lineup, occupied=start.occupied(), now=0)
+        referee = Referee(cuckoo, settings=Settings(), lineup=lineup, occupied=start.occupied(), now=0)
         store.record(referee.begin_game(start.copy(), now=0), referee_ms=0)
         events = played.events
         for index, event in enumerate(events):

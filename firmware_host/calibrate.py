@@ -19,7 +19,7 @@ from firmware_host.daemon.config import load_config
 from firmware_host.daemon.diagnostics import Calibration, Stage, place_name, write_matrix
 from firmware_host.errors import ConfigError
 from firmware_host.files import read_text, write_text
-from hardware.sensors import Position, SwitchMatrix
+from hardware.sensors import Crossing, SwitchMatrix
 
 
 def _enter_pressed() -> bool:
@@ -54,9 +54,9 @@ def calibrate(
 
         switches = open_switches(config, pin_factory=pin_factory)
     buttons = [name for name, pin in config.buttons.items() if pin is None]
-    walk = Calibration([*config.nest.cells, *buttons], buttons=frozenset(buttons))
+    walk = Calibration([*config.game.board.cells, *buttons], buttons=frozenset(buttons))
     print("Calibration: press Enter to skip a cell whose switch never closes; Ctrl-C to stop.", file=out)
-    closed: frozenset[Position] | None = None  # the last reading
+    closed: frozenset[Crossing] | None = None  # the last reading
     try:
         while walk.stage is not Stage.DONE:
             lines: list[str] = walk.skip() if skip_requested() else []

@@ -21,16 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_host import __version__
-from firmware_host.drawing import nest_svg, text_diagram
-from firmware_host.engine import Engine, Limits, SearchResult, level
-from firmware_host.errors import HardwareError, NestrefError, NotationError
+from firmware_host.errors import HardwareError, NestrefError
 from firmware_host.files import reason, write_text
+from firmware_host.games import DEFAULT_GAME, game_names, load_game
+from firmware_host.games.base import Game, Move, Outcome, Position, Side, divide
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensor_log import SensorLogStream, decoded_lines, stream_sensor_log
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
-from firmware_host.rules import PASS, IllegalMoveError, Move, Nest, Outcome, Position, Side, divide, perft
 
 if TYPE_CHECKING:
     from firmware_host.daemon.config import Config
@@ -39,31 +38,38 @@ EXIT_UNAVAILABLE = 1  # the hardware or the disk is not there now: trying again 
 EXIT_BAD_INPUT = 2  # a bad command line, file or config: trying again will not help
 
 
-def _nest(args: argparse.Namespace) -> Nest:
-    return Nest.load(args.board) if args.board is not None else Nest.default()
+def _game(args: argparse.Namespace) -> Game:
+    """The game of ``--game`` on the board of ``--board`` (defaults: Operation Cuckoo on
+    its own nest)."""
+    return load_game(args.game or DEFAULT_GAME, args.board)
 
 
-def _start(args: argparse.Namespace, nest: Nest) -> Position:
-    """The position named by ``--position`` or ``--lineup`` (default: the standard start)."""
+def _start(args: argparse.Namespace, game: Game) -> Position:
+    """The position named by ``--position`` or ``--lineup`` (default: the usual start)."""
     if args.position is not None:
-        return Position.from_nfn(args.position, nest=nest)
-    return Position.from_lineup(args.lineup, nest=nest)
+        return game.read_position(args.position)
+    return game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
 
 
-def _play(position: Position, moves: Sequence[str]) -> Position:
+def _given(args: argparse.Namespace, game: Game) -> Position:
+    """The position written out on the command line (default: the usual start)."""
+    return game.read_position(" ".join(args.nfn)) if args.nfn else game.start(game.lineups[0], Side.RED)
+
+
+def _play(game: Game, position: Position, moves: Sequence[str]) -> Position:
     """Play ``moves`` in order; an unreadable or illegal one stops with an error that says
     which it was."""
     for number, text in enumerate(moves, start=1):
         try:
-            position.push(Move.from_text(text))
-        except (NotationError, IllegalMoveError) as error:
+            position.push(game.read_move(text))
+        except NestrefError as error:
             raise NestrefError(f"{error} (move {number} of {len(moves)})") from None
     return position
 
 
 def _reading_order(position: Position) -> Callable[[Move], tuple[int, int]]:
     """A sort key putting moves in reading order of their cells, from red's side."""
-    index = position.nest.index
+    index = position.board.index
 
     def key(move: Move) -> tuple[int, int]:
         if move.origin is None or move.target is None:
@@ -82,19 +88,20 @@ def _result(outcome: Outcome | None) -> str:
 
 
 def run_overview(args: argparse.Namespace, out: TextIO) -> None:
-    position = _play(_start(args, _nest(args)), args.moves)
+    game = _game(args)
+    position = _play(game, _start(args, game), args.moves)
     outcome = position.outcome()
-    nest = position.nest
-    print(f"Operation Cuckoo on the nest {nest.name} ({len(nest.cells)} cells)", file=out)
-    print("Pieces: E W C red egg, warbler, cuckoo; e w c blue; _ an empty homebase.\n", file=out)
-    print(text_diagram(position), file=out)
-    print(f"\nNFN: {position.to_nfn()}", file=out)
+    board = position.board
+    print(f"{game.title} on the board {board.name} ({len(board.cells)} cells)", file=out)
+    print(f"{game.legend()}\n", file=out)
+    print(game.diagram(position), file=out)
+    print(f"\nPosition: {position.to_text()}", file=out)
     if outcome is not None:
         print(f"Game over: {outcome}", file=out)
     else:
-        moves = " ".join(str(move) for move in _sorted_moves(position))
-        compulsory = " (capturing is compulsory)" if position.is_capture_compulsory() else ""
-        print(f"{position.turn.label} to move{compulsory}: {moves}", file=out)
+        legal = _sorted_moves(position)
+        compulsory = " (capturing is compulsory)" if legal and all(move.is_capture for move in legal) else ""
+        print(f"{position.turn.label} to move{compulsory}: {' '.join(map(str, legal))}", file=out)
     if args.command is None:
         print(
             "\nTry: nestref sim                 (the simulator: play on a nest in your browser)\n"
@@ -106,43 +113,43 @@ def run_overview(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def run_moves(args: argparse.Namespace, out: TextIO) -> None:
-    nest = _nest(args)
-    position = Position.from_nfn(" ".join(args.nfn), nest=nest) if args.nfn else Position.from_lineup(nest=nest)
-    for move in _sorted_moves(position):
+    for move in _sorted_moves(_given(args, _game(args))):
         print(move, file=out)
 
 
 def run_perft(args: argparse.Namespace, out: TextIO) -> None:
-    position = _start(args, _nest(args))
+    game = _game(args)
+    position = _start(args, game)
     # perft recurses once per ply; a custom nest may allow games longer than Python's
     # default limit of 1000 frames (CPython 3.11 keeps Python-to-Python calls off the C stack).
     sys.setrecursionlimit(max(sys.getrecursionlimit(), args.depth + 100))
     if args.divide and args.depth > 0:
-        counts = divide(position, args.depth)
+        counts = divide(game, position, args.depth)
         order = _reading_order(position)
         counts.sort(key=lambda item: order(item[0]))
         for move, count in counts:
             print(f"{move}: {count}", file=out)
         print(sum(count for _, count in counts), file=out)
     else:
-        print(perft(position, args.depth), file=out)
+        print(game.perft(position, args.depth), file=out)
 
 
 def run_position(args: argparse.Namespace, out: TextIO) -> None:
-    position = _play(_start(args, _nest(args)), args.moves)
-    print(position.to_nfn(), file=out)
+    game = _game(args)
+    position = _play(game, _start(args, game), args.moves)
+    print(position.to_text(), file=out)
     print(f"result: {_result(position.outcome())}", file=out)
 
 
 def run_board(args: argparse.Namespace, out: TextIO) -> None:
-    nest = _nest(args)
-    pieces = _start(args, nest).pieces() if args.position is not None or args.lineup is not None else None
-    write_text(args.svg, nest_svg(nest, pieces))
-    print(f"wrote {args.svg}: the nest {nest.name}, {len(nest.cells)} cells", file=out)
+    game = _game(args)
+    pieces = _start(args, game).pieces() if args.position is not None or args.lineup is not None else None
+    write_text(args.svg, game.picture(pieces))
+    print(f"wrote {args.svg}: the board {game.board.name}, {len(game.board.cells)} cells", file=out)
 
 
 def run_referee(args: argparse.Namespace, out: TextIO) -> None:
-    nest = _nest(args)
+    game = _game(args)
     try:
         handle = open(args.events, "rb")  # noqa: SIM115  (a context manager just below)
     except OSError as error:
@@ -151,24 +158,24 @@ def run_referee(args: argparse.Namespace, out: TextIO) -> None:
 
         def stream() -> SensorLogStream:
             handle.seek(0)
-            return stream_sensor_log(decoded_lines(handle, source=args.events), nest=nest, source=args.events)
+            return stream_sensor_log(decoded_lines(handle, source=args.events), game=game, source=args.events)
 
         # The whole file is checked first, line by line, so that a bad line stops the
         # command before anything is refereed; then it is read again and replayed.
         for _ in stream().events:
             pass
-        _replay_sensor_log(args, nest, stream(), out)
+        _replay_sensor_log(args, game, stream(), out)
 
 
-def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStream, out: TextIO) -> None:
+def _replay_sensor_log(args: argparse.Namespace, game: Game, log: SensorLogStream, out: TextIO) -> None:
     if args.position is not None or args.lineup is not None:
-        start, label = _start(args, nest), args.lineup
+        start, label, occupied = _start(args, game), args.lineup, None
     elif log.start is not None:
-        start, label = log.start, log.start_label
+        start, label, occupied = log.start, log.start_label, log.occupied
     else:
-        label = nest.default_lineup
-        start = Position.from_lineup(label, nest=nest)
-    lineup = label if label in nest.lineup_names else nest.default_lineup
+        label = game.lineups[0]
+        start, occupied = game.start(label, Side.RED), log.occupied
+    lineup = label if label in game.lineups else game.lineups[0]
     settings = Settings(lenient=args.lenient)
 
     def announce(signal: Signal) -> None:
@@ -181,14 +188,14 @@ def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStrea
             path, durable = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "replay.sqlite", False
         else:
             path, durable = Path(args.db), True
-        store = stack.enter_context(GameStore(path, nest=nest, clock=time.time, durable=durable))
+        store = stack.enter_context(GameStore(path, game=game, clock=time.time, durable=durable))
         service = RefereeService.start(
-            nest,
+            game,
             settings=settings,
             store=store,
             announce=announce,
             lineup=lineup,
-            occupied=start.occupied(),
+            occupied=start.pieces() if occupied is None else occupied,
             now=0,
             position=start,
         )
@@ -217,9 +224,9 @@ def _replay_sensor_log(args: argparse.Namespace, nest: Nest, log: SensorLogStrea
         referee = service.referee
         position = referee.position
         if position is None:  # waiting for a set-up nest: report the lineup expected
-            position = Position.from_lineup(referee.lineup, turn=referee.starter, nest=nest)
+            position = game.start(referee.lineup, referee.starter)
         outcome = referee.outcome if referee.outcome is not None else position.outcome()
-        print(position.to_nfn(), file=out)
+        print(position.to_text(), file=out)
         print(f"result: {_result(outcome)}", file=out)
 
 
@@ -227,7 +234,7 @@ def _config(args: argparse.Namespace) -> Config:
     """The config of ``--config`` (or the defaults), on the nest of ``--board`` if given."""
     from firmware_host.daemon.config import load_config
 
-    return load_config(args.config, board=args.board)
+    return load_config(args.config, game=args.game, board=args.board)
 
 
 def run_run(args: argparse.Namespace, out: TextIO) -> None:
@@ -276,58 +283,59 @@ ANALYSE_SECONDS = 2.0  # the default time of ``nestref analyse``
 
 
 def run_analyse(args: argparse.Namespace, out: TextIO) -> None:
-    """The engine's best move: ``bestmove <move>`` first (tools read that line), then the
-    score, depth, nodes, time and the line it expects."""
-    nest = _nest(args)
-    position = Position.from_nfn(" ".join(args.nfn), nest=nest) if args.nfn else Position.from_lineup(nest=nest)
+    """The computer's best move: ``bestmove <move>`` first (tools read that line), then
+    what the search found (score, depth, nodes, time, the line it expects)."""
+    game = _game(args)
+    position = _given(args, game)
+    if position.outcome() is not None:
+        raise NestrefError(f"the game is over in {position.to_text()}: there is no move to find")
     seconds = args.time if args.time is not None or args.nodes is not None else ANALYSE_SECONDS
-    result = Engine().search(position, Limits(nodes=args.nodes, seconds=seconds), clock=time.monotonic)
-    print(f"bestmove {result.move}", file=out)
-    print(f"score {result.score_text()}", file=out)
-    print(f"depth {result.depth}", file=out)
-    print(f"nodes {result.nodes}", file=out)
-    print(f"time {result.seconds or 0.0:.2f} s", file=out)
-    print(f"pv {' '.join(map(str, result.pv))}", file=out)
+    choice = game.computer(0).analyse(position, nodes=args.nodes, seconds=seconds, clock=time.monotonic)
+    print(f"bestmove {choice.move}", file=out)
+    for name, value in choice.facts.items():
+        print(f"{name} {value}", file=out)
 
 
 def run_play(args: argparse.Namespace, out: TextIO) -> None:
-    """A game against the engine in the terminal: the human's moves from standard input."""
-    nest = _nest(args)
-    chosen = level(args.level)
+    """A game against the computer in the terminal: the human's moves from standard input."""
+    game = _game(args)
+    levels = game.computer_levels
+    if not 1 <= args.level <= len(levels):
+        raise NestrefError(
+            f"there is no level {args.level}: the levels are 1 ({levels[0].name}) to {len(levels)} ({levels[-1].name})"
+        )
+    chosen = levels[args.level - 1]
     human = Side.from_text(args.side)
-    position = Position.from_lineup(args.lineup, nest=nest)
-    engine = Engine(seed=args.seed)
+    position = game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
+    computer = game.computer(args.seed)
     lines = iter(sys.stdin.readline, "")
     print(f"You play {human.label} against level {chosen.number} ({chosen.name}). Red starts.", file=out)
     print("Enter moves such as c3-c4 or d4xe5; 'moves' lists yours, 'quit' ends the game.", file=out)
     while (outcome := position.outcome()) is None:
-        print(f"\n{text_diagram(position)}\n", file=out)
+        print(f"\n{game.diagram(position)}\n", file=out)
         if position.turn is human:
-            move = _ask_move(position, lines, out)
+            move = _ask_move(game, position, lines, out)
             if move is None:
                 print("Game abandoned.", file=out)
                 return
         else:
-            result = engine.choose(position, chosen, clock=time.monotonic)
-            move = result.move
-            print(f"{position.turn.label} plays {move} ({_engine_view(result)})", file=out)
+            choice = computer.choose(position, chosen.number, clock=time.monotonic, should_stop=lambda: False)
+            move = choice.move
+            view = f"score {choice.facts.get('score', '?')} for it, depth {choice.facts.get('depth', '?')}"
+            print(f"{position.turn.label} plays {move} ({view})", file=out)
         position.push(move)
-    print(f"\n{text_diagram(position)}\n", file=out)
+    print(f"\n{game.diagram(position)}\n", file=out)
     verdict = "a draw" if outcome.winner is None else "you win" if outcome.winner is human else "you lose"
     print(f"Game over: {outcome}: {verdict}.", file=out)
 
 
-def _engine_view(result: SearchResult) -> str:
-    return f"score {result.score_text()} for it, depth {result.depth}"
-
-
-def _ask_move(position: Position, lines: Iterator[str], out: TextIO) -> Move | None:
+def _ask_move(game: Game, position: Position, lines: Iterator[str], out: TextIO) -> Move | None:
     """The human's next legal move, asked until one is given; None on ``quit`` or at the
     end of the input. A side without a move passes by itself."""
     moves = position.legal_moves()
-    if moves == [PASS]:
+    if len(moves) == 1 and moves[0].is_pass:
         print(f"{position.turn.label} has no legal move and passes.", file=out)
-        return PASS
+        return moves[0]
     while True:
         print(f"your move ({position.turn.label}): ", end="", file=out, flush=True)
         line = next(lines, None)
@@ -343,8 +351,8 @@ def _ask_move(position: Position, lines: Iterator[str], out: TextIO) -> Move | N
             print(" ".join(str(move) for move in _sorted_moves(position)), file=out)
             continue
         try:
-            move = Move.from_text(text)
-        except NotationError as error:
+            move = game.read_move(text)
+        except NestrefError as error:
             print(error, file=out)
             continue
         illegal = position.check_move(move)
@@ -402,8 +410,9 @@ def _database(text: str) -> str:
 def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
     from firmware_host.calibrate import calibrate
 
-    if args.board is not None:  # the map it finds, and writes, is the config's nest's
-        raise NestrefError("calibrate: --board is not taken here: name the board in the config's [game] board")
+    for option, given in (("--board", args.board), ("--game", args.game)):  # the map is the config's nest's
+        if given is not None:
+            raise NestrefError(f"calibrate: {option} is not taken here: name it in the config's [game]")
 
     calibrate(args.config, write=args.write, out=out, pin_factory=None if args.mock else _real_pin_factory())
 
@@ -454,9 +463,11 @@ def _count(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     board = argparse.ArgumentParser(add_help=False)
-    board_help = "a board file describing your nest (default: hexhex-5)"
+    board_help = "a board file describing your nest (default: the game's own, hexhex-5)"
+    game_help = f"the game: {', '.join(game_names())} (default: {DEFAULT_GAME}, or the config's)"
     # SUPPRESS: a --board given before the command is not reset by the command's default.
     board.add_argument("--board", metavar="FILE", default=argparse.SUPPRESS, help=board_help)
+    board.add_argument("--game", choices=game_names(), default=argparse.SUPPRESS, help=game_help)
     start = argparse.ArgumentParser(add_help=False)
     where = start.add_mutually_exclusive_group()
     where.add_argument("--position", metavar="NFN", help="start from this position (quote it: it holds a space)")
@@ -467,6 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="nestref: the referee for Operation Cuckoo. Without a command, shows the nest at the start.",
     )
     parser.add_argument("--board", metavar="FILE", help=board_help)
+    parser.add_argument("--game", choices=game_names(), help=game_help)
     parser.add_argument("--version", action="version", version=f"nestref {__version__}")
     parser.set_defaults(run=run_overview, position=None, lineup=None, moves=[])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -8,7 +8,7 @@ with a different config runs ``nestref wiring --config FILE`` for their own guid
 from __future__ import annotations
 
 from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config
-from firmware_host.rules import Nest, Position
+from firmware_host.games import load_game
 
 # The 40-pin header: physical pin -> BCM GPIO number, or the supply it carries.
 HEADER: dict[int, int | str] = {
@@ -144,10 +144,10 @@ Driver `{display.driver}`, I2C bus {display.i2c_bus}, address 0x{display.i2c_add
     else:
         oled = """None in this build (`[display] driver = "none"`): the status lights and the cell
 LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the words."""
-    nest = config.nest
+    nest = config.game.board
     cell_count = len(nest.cells)
-    piece_count = len(Position.from_lineup(config.lineup, nest=nest).pieces())
-    if nest.name == Nest.default().name:
+    piece_count = len(config.game.lineup_pieces(config.lineup))
+    if nest.name == load_game(config.game.name).board.name:
         picture = f"![The nest and its cells](docs/{nest.name}.svg)"
     else:  # a board of the builder's own: its picture is theirs to draw
         picture = (
@@ -221,7 +221,7 @@ the map into your config's `[matrix]` table.
 {matrix_table(config)}
 
 Buttons in **bold** are push buttons wired into the matrix like a switch (with their
-diode): the matrix has {crossings} crossings for {len(config.nest.cells)} cells, and the spare ones
+diode): the matrix has {crossings} crossings for {len(config.game.board.cells)} cells, and the spare ones
 save three GPIO pins.
 
 ## Or: a Pico scans the matrix

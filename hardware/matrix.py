@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from hardware.sensors import Position, ScanUpdate
+from hardware.sensors import Crossing, ScanUpdate
 
 
 class GpioMatrix:
@@ -38,9 +38,9 @@ class GpioMatrix:
         """The Pi's own pins: always there."""
         return True
 
-    def scan(self) -> frozenset[Position]:
+    def scan(self) -> frozenset[Crossing]:
         """Read every switch once: the positions that are closed."""
-        closed: set[Position] = set()
+        closed: set[Crossing] = set()
         columns = self._columns
         for r, row in enumerate(self._rows):
             row.off()  # drive the row low

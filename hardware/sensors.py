@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-Position = tuple[int, int]
+Crossing = tuple[int, int]
 """A switch's place in the matrix: (row, column), from 0."""
 
 
@@ -21,9 +21,9 @@ Position = tuple[int, int]
 class ScanUpdate:
     """One report of the whole matrix."""
 
-    closed: frozenset[Position]
+    closed: frozenset[Crossing]
     """Every switch closed now: a full picture, never a difference."""
-    flickered: frozenset[Position] = frozenset()
+    flickered: frozenset[Crossing] = frozenset()
     """Switches that read the other way, briefly, since the last report."""
 
 

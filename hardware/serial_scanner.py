@@ -28,7 +28,7 @@ from hardware.scanner_protocol import (
     Snapshot,
     is_bit_set,
 )
-from hardware.sensors import Position, ScanUpdate
+from hardware.sensors import Crossing, ScanUpdate
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class SerialScanner:
         self._last_seq: int | None = None
         self._last_frame_at: float | None = None
         self._has_reported_since_open = False
-        self._last_closed: frozenset[Position] | None = None
+        self._last_closed: frozenset[Crossing] | None = None
         self.hello: Hello | None = None
         """The latest HELLO of the config's matrix size: the firmware version and the
         matrix size (None before one)."""
@@ -261,8 +261,8 @@ class SerialScanner:
             )
 
     def _to_update(self, snapshot: Snapshot) -> ScanUpdate | None:
-        closed = positions_in(snapshot.closed, snapshot.rows, snapshot.cols)
-        latched = positions_in(snapshot.latch, snapshot.rows, snapshot.cols)
+        closed = crossings_in(snapshot.closed, snapshot.rows, snapshot.cols)
+        latched = crossings_in(snapshot.latch, snapshot.rows, snapshot.cols)
         previous = closed if self._last_closed is None else self._last_closed
         # A latched switch that is back where the previous update had it changed and
         # changed back: a flicker. One that is not back simply changed, as ``closed`` shows.
@@ -277,10 +277,10 @@ def _identity(hello: Hello) -> tuple[str, int, int, int, int]:
     return (hello.firmware_version, hello.rows, hello.cols, hello.scan_hz, hello.protocol_version)
 
 
-def positions_in(bitmap: bytes, rows: int, cols: int) -> frozenset[Position]:
+def crossings_in(bitmap: bytes, rows: int, cols: int) -> frozenset[Crossing]:
     """The (row, column) of every bit set in a protocol bitmap.
 
-    >>> sorted(positions_in(bytes([0b1001]), 2, 2))
+    >>> sorted(crossings_in(bytes([0b1001]), 2, 2))
     [(0, 0), (1, 1)]
     """
     return frozenset((row, col) for row in range(rows) for col in range(cols) if is_bit_set(bitmap, row * cols + col))

@@ -19,7 +19,6 @@ from typing import TextIO
 from firmware_host.daemon import Daemon, Service, serve
 from firmware_host.daemon.config import Config
 from firmware_host.errors import NestrefError
-from firmware_host.rules import Position
 from firmware_host.web.server import WebServer
 from sim.mock_devices import MockNest, open_mock_nest
 from sim.simulator import Simulator
@@ -40,8 +39,8 @@ def build_simulation(config: Config) -> Simulation:
     config's lineup (so game 1 begins as soon as the daemon starts)."""
     nest = open_mock_nest(config)
     daemon = Daemon(nest.config, nest.devices)
-    lineup = Position.from_lineup(config.lineup, nest=config.nest)
-    simulator = Simulator(daemon, nest.switches, pieces=lineup.pieces(), button_pin=nest.factory.pin)
+    pieces = config.game.lineup_pieces(config.lineup)
+    simulator = Simulator(daemon, nest.switches, pieces=pieces, button_pin=nest.factory.pin)
     return Simulation(nest, daemon, simulator)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from hardware.sensors import Position
+from hardware.sensors import Crossing
 
 
 class ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
@@ -51,12 +51,12 @@ class MockSwitchMatrix:
         for column, pin in enumerate(columns):
             factory.pin(pin, pin_class=ColumnPin, matrix=self, column=column)
 
-    def set(self, position: Position, closed: bool) -> None:
+    def set(self, position: Crossing, closed: bool) -> None:
         """Close (a piece's magnet arrives) or open (it leaves) one switch."""
         row, column = position
         (self._closed_rows[column].add if closed else self._closed_rows[column].discard)(row)
 
-    def set_all(self, positions: Iterable[Position]) -> None:
+    def set_all(self, positions: Iterable[Crossing]) -> None:
         """Exactly these switches closed."""
         for rows in self._closed_rows:
             rows.clear()

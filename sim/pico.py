@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hardware.pico.main import Scanner
 from hardware.scanner_protocol import Snapshot, decode_packet
-from hardware.sensors import Position
+from hardware.sensors import Crossing
 
 WAIT_S = 5.0
 
@@ -28,21 +28,21 @@ class SimulatedMatrix:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._closed: set[Position] = set()
-        self._next_scan_flickers: set[Position] = set()
+        self._closed: set[Crossing] = set()
+        self._next_scan_flickers: set[Crossing] = set()
         self._levels: dict[int, int] = {}  # row: its column levels, read at the scan's start
         self._selected_row: int | None = None
 
-    def set_closed(self, positions: Iterable[Position]) -> None:
+    def set_closed(self, positions: Iterable[Crossing]) -> None:
         with self._lock:
             self._closed = set(positions)
 
-    def set(self, position: Position, closed: bool) -> None:
+    def set(self, position: Crossing, closed: bool) -> None:
         """Close (a piece's magnet arrives) or open (it leaves) one switch."""
         with self._lock:
             (self._closed.add if closed else self._closed.discard)(position)
 
-    def flicker_next_scan(self, positions: Iterable[Position]) -> None:
+    def flicker_next_scan(self, positions: Iterable[Crossing]) -> None:
         """The next scan reads these switches the other way; the one after, as before."""
         with self._lock:
             self._next_scan_flickers |= set(positions)
@@ -74,7 +74,7 @@ class SimulatedPico:
         self._lock = threading.Lock()
         self._frames_to_drop = 0
         self._garbage = b""
-        self._flickers_after_snapshot: set[Position] = set()
+        self._flickers_after_snapshot: set[Crossing] = set()
         self._now_us = 0
 
     def plug(self) -> None:
@@ -118,7 +118,7 @@ class SimulatedPico:
         with self._lock:
             self._garbage += garbage
 
-    def flicker_after_next_snapshot(self, positions: Iterable[Position]) -> None:
+    def flicker_after_next_snapshot(self, positions: Iterable[Crossing]) -> None:
         """Flip these switches for the one scan right after the next SNAPSHOT is sent."""
         with self._lock:
             self._flickers_after_snapshot |= set(positions)

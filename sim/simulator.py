@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
 from firmware_host.errors import NestrefError
+from firmware_host.games.base import Piece, Side
 from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
-from firmware_host.rules import Piece, Position, Side
 from firmware_host.web.protocol import MAX_LOG_BYTES, ActionError
-from hardware.sensors import Position as Place
+from hardware.sensors import Crossing
 from sim.table import Table, TableError
 
 PRESS_S = 0.2  # a button pressed
@@ -38,7 +38,7 @@ class SimulatorError(ActionError):
 class Switches(Protocol):
     """The simulated switch matrix (on mock pins, or the simulated Pico's)."""
 
-    def set(self, position: Place, closed: bool) -> None: ...
+    def set(self, position: Crossing, closed: bool) -> None: ...
 
 
 class ButtonPins(Protocol):
@@ -112,7 +112,7 @@ class Simulator:
         self.clock = clock
         self.replay: Replay | None = None
         self.recording: Recording | None = None
-        self.table = Table(daemon.config.nest, self._switch, pieces)
+        self.table = Table(daemon.config.game.board, self._switch, pieces)
 
     # -- acts --
 
@@ -192,7 +192,7 @@ class Simulator:
     async def set_up(self, lineup: str | None) -> None:
         """Every piece off the nest, then the lineup's put on, one by one."""
         name = lineup or self.daemon.snapshot().game.lineup
-        pieces = Position.from_lineup(name, nest=self.daemon.config.nest).pieces()
+        pieces = self.daemon.config.game.lineup_pieces(name)
         for _ in self.table.set_up(pieces):
             await asyncio.sleep(SET_UP_STEP_S)
 
@@ -201,13 +201,13 @@ class Simulator:
     async def load_log(self, text: str) -> None:
         """Begin a replay: the game starts again from the log's position, with the nest
         set to it."""
-        nest = self.daemon.config.nest
+        game = self.daemon.config.game
         size = len(text.encode("utf-8"))
         if size > MAX_LOG_BYTES:
             raise SimulatorError(f"the sensor log is {size:,} bytes: the simulator takes logs up to {MAX_LOG_BYTES:,}")
 
         def stream() -> SensorLogStream:
-            return stream_sensor_log(lines_of(text), nest=nest, source="the sensor log")
+            return stream_sensor_log(lines_of(text), game=game, source="the sensor log")
 
         try:  # the whole log checked first, line by line, so that a bad line loads nothing
             log = stream()
@@ -215,9 +215,9 @@ class Simulator:
         except NestrefError as error:
             raise SimulatorError(str(error)) from None
         self.pause()
-        start = log.start if log.start is not None else Position.from_lineup(nest=nest)
+        start = log.start if log.start is not None else game.start(game.lineups[0], Side.RED)
         self.daemon.pause()  # the nest is rearranged: nothing to referee meanwhile
-        self.table.set_exactly(start.pieces())
+        self.table.set_exactly(start.pieces(), occupied=log.occupied)
         await asyncio.sleep(3 / self.daemon.config.sensors.idle_scan_hz)  # the daemon reads the new nest
         self.daemon.begin_game_from(start)
         self.replay = Replay(stream(), events)
@@ -263,11 +263,11 @@ class Simulator:
         return self.replay
 
     def start_recording(self) -> None:
-        """Record the switch changes from now, from the position the nest holds."""
-        position = self.daemon.position_now()
-        turn = position.turn if position is not None else Side.RED
-        holds = Position(self.table.cells, turn, nest=self.daemon.config.nest)
-        header = f"# position: {holds.to_nfn()}"
+        """Record the switch changes from now, from what the nest holds: the game's
+        position (and the cells occupied, if they are not the position's)."""
+        board = self.daemon.config.game.board
+        occupied = sorted(self.table.cells, key=board.index)
+        header = "\n".join(f"# {line}" for line in self.daemon.sensor_log_header(occupied))
         self.recording = Recording(header, self.clock(), size=len(header) + 1)
 
     def stop_recording(self) -> dict[str, Any]:

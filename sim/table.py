@@ -17,13 +17,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from firmware_host.rules import Nest, Piece
+from firmware_host.games.base import Board, Piece
 
 Switch = Callable[[str, bool], None]  # a cell's switch closed (True) or opened
 
 SLIDE_STEP_S = 0.06  # a sliding piece crosses a cell in about a tenth of a second
 PUSH_OFF_GAP_S = 0.04  # a piece pushed off: its cell reads empty this long before the slider's magnet arrives
-UNKNOWN = Piece.from_letter("E")  # stands for a piece a sensor log put down before it was known (drawn as "?")
 
 
 class TableError(ValueError):
@@ -31,11 +30,23 @@ class TableError(ValueError):
 
 
 @dataclass(frozen=True)
+class UnknownPiece:
+    """A piece a sensor log put down before it was known: no game's piece, drawn as
+    ``?`` until the piece whose cell empties next turns out to be it."""
+
+    letter: str = "?"
+    side: None = None  # of neither side
+
+
+UNKNOWN = UnknownPiece()
+
+
+@dataclass(frozen=True)
 class HeldPiece:
     """A piece off the nest, in a hand or in the box; ``id`` tells it from the others."""
 
     id: int
-    piece: Piece
+    piece: Piece | UnknownPiece
 
 
 @dataclass(frozen=True)
@@ -49,10 +60,10 @@ class Step:
 class Table:
     """The nest's cells, a hand and the box."""
 
-    def __init__(self, nest: Nest, switch: Switch, cells: Mapping[str, Piece] | None = None) -> None:
+    def __init__(self, nest: Board, switch: Switch, cells: Mapping[str, Piece] | None = None) -> None:
         self.nest = nest
         self._switch = switch
-        self.cells: dict[str, Piece] = {}
+        self.cells: dict[str, Piece | UnknownPiece] = {}
         self.hand: list[HeldPiece] = []  # in the order lifted
         self.box: list[HeldPiece] = []
         self._next_id = 1
@@ -98,7 +109,7 @@ class Table:
     def letters(self) -> dict[str, str]:
         """What stands on each occupied cell: a piece's letter, or ``?`` for a piece not
         yet known."""
-        return {cell: "?" if cell in self._unknown else piece.letter for cell, piece in self.cells.items()}
+        return {cell: piece.letter for cell, piece in self.cells.items()}
 
     def clear(self) -> None:
         """Every piece off the nest, and out of the hand, into the box."""
@@ -121,10 +132,15 @@ class Table:
             self._occupy(cell, pieces[cell])
             yield
 
-    def set_exactly(self, pieces: Mapping[str, Piece]) -> None:
-        """The nest holds exactly ``pieces``, at once (a replay's starting position)."""
-        for _ in self.set_up(pieces):
+    def set_exactly(self, pieces: Mapping[str, Piece], *, occupied: Iterable[str] | None = None) -> None:
+        """The nest holds exactly ``pieces``, at once (a replay's starting position); or,
+        given ``occupied``, pieces on exactly those cells: ``pieces``' where it has one,
+        a piece not known yet elsewhere."""
+        for _ in self.set_up(pieces if occupied is None else {c: p for c, p in pieces.items() if c in occupied}):
             pass
+        for cell in sorted(set(occupied or ()) - set(self.cells), key=self.nest.index):
+            self._unknown.append(cell)
+            self._occupy(cell, UNKNOWN)
 
     def sense(self, cell: str, occupied: bool) -> None:
         """A switch change from a sensor log, made real on the table as best it can be:
@@ -171,7 +187,7 @@ class Table:
         if len(set(cells)) != len(cells):
             raise TableError("a slide crosses each cell once")
         last, pushed = cells[-1], self.cells.get(cells[-1])
-        if pushed is not None and pushed.side is slider.side:
+        if pushed is not None and pushed.side is not None and pushed.side is slider.side:
             raise TableError(f"{last} holds a piece of the same side: it cannot be pushed off")
         steps: list[Step] = []
         for before, after in itertools.pairwise(cells):
@@ -187,11 +203,11 @@ class Table:
 
     # -- the parts --------------------------------------------------------------------------
 
-    def _occupy(self, cell: str, piece: Piece) -> None:
+    def _occupy(self, cell: str, piece: Piece | UnknownPiece) -> None:
         self.cells[cell] = piece
         self._switch(cell, True)
 
-    def _vacate(self, cell: str) -> Piece:
+    def _vacate(self, cell: str) -> Piece | UnknownPiece:
         piece = self.cells.pop(cell)
         self._switch(cell, False)
         return piece

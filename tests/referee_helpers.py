@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 
+from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.sensor_log import SensorEvent
 from firmware_host.referee.signals import MoveAccepted, Signal
@@ -16,7 +17,8 @@ def referee_for(
     start: Position, *, settings: Settings | None = None, lineup: str = "standard"
 ) -> tuple[Referee, list[Signal]]:
     """A referee whose game starts at ``start``, the nest showing it."""
-    referee = Referee(start.nest, settings=settings or Settings(), lineup=lineup, occupied=start.occupied(), now=0)
+    game = CuckooGame(start.nest)
+    referee = Referee(game, settings=settings or Settings(), lineup=lineup, occupied=start.occupied(), now=0)
     return referee, referee.begin_game(start.copy(), now=0)
 
 
@@ -108,4 +110,4 @@ class Table:
 
     def nfn(self) -> str:
         assert self.referee.position is not None
-        return self.referee.position.to_nfn()
+        return self.referee.position.to_text()

@@ -173,7 +173,7 @@ def test_board_draws_every_cell_and_marks_the_homebases(capsys, tmp_path):
     target = tmp_path / "nest.svg"
     code, lines, _ = run(capsys, "board", "--svg", str(target))
     assert code == 0
-    assert lines == [f"wrote {target}: the nest hexhex-5, 61 cells"]
+    assert lines == [f"wrote {target}: the board hexhex-5, 61 cells"]
     svg = ET.parse(target).getroot()
     ns = {"svg": "http://www.w3.org/2000/svg"}
     cells = {p.get("data-cell"): p.get("class") for p in svg.iterfind(".//svg:polygon", ns)}
@@ -206,7 +206,7 @@ def test_a_custom_nest_from_a_board_file(capsys):
 def test_the_overview_shows_the_nest_and_whose_turn(capsys):
     code, lines, _ = run(capsys)
     assert code == 0
-    assert f"NFN: {START}" in lines
+    assert f"Position: {START}" in lines
     assert "  a1     E W C W E     e1" in lines
     assert any(line.startswith("red to move: c2-d3 d2-d3") for line in lines)
     assert "Try: nestref sim                 (the simulator: play on a nest in your browser)" in lines

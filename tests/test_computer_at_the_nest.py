@@ -13,6 +13,7 @@ from firmware_host.daemon.buttons import PLAYER_CYCLE
 from firmware_host.daemon.config import load_config
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.errors import ConfigError
+from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.signals import ComputerMove, TurnStarted
 from firmware_host.rules import PASS, Move, Nest, Position, Side
 from hardware.outputs import Blink
@@ -36,7 +37,7 @@ def wait_for_the_computer(rig: Rig) -> Move:
         assert time.monotonic() < deadline, "the computer never chose a move"
         rig.run_for(0.02)
         time.sleep(0.001)  # let the engine's thread have the interpreter
-    return rig.daemon.presenter.computer_move
+    return Move.from_text(rig.daemon.presenter.computer_move.to_text())
 
 
 def make(rig: Rig, move: Move) -> None:
@@ -168,7 +169,7 @@ def test_a_take_back_while_the_computer_thinks_drops_its_choice(tmp_path):
 
 
 def test_the_presenter_says_the_computer_is_thinking():
-    presenter = Presenter(Nest.default())
+    presenter = Presenter(CuckooGame(Nest.default()))
     presenter.apply(TurnStarted(Side.BLUE, 1, (), by_computer=True))
     screen = presenter.screen()
     assert (screen.headline, screen.lines[0]) == ("THINKING", "computer is blue")

@@ -19,7 +19,7 @@ def write(tmp_path, text: str) -> str:
 
 def test_the_defaults_describe_the_build_in_the_wiring_guide():
     config = load_config(None)
-    assert config.nest is Nest.default()
+    assert config.game.board is Nest.default() and config.game.name == "cuckoo"
     assert (config.lineup, config.referee.first_starter, config.referee.lenient) == ("standard", Side.RED, False)
     assert config.sensors.backend == "gpio"
     assert config.sensors.size == (8, 8)
@@ -90,7 +90,7 @@ def test_relative_paths_are_beside_the_config(tmp_path):
 def test_a_custom_board_file_next_to_the_config(tmp_path):
     (tmp_path / "small.toml").write_text(Path("docs/examples/hexhex-3.toml").read_text(encoding="utf-8"))
     config = load_config(write(tmp_path, '[game]\nboard = "small.toml"\nlineup = "small"\n'))
-    assert config.nest.name == "hexhex-3"
+    assert config.game.board.name == "hexhex-3"
     assert config.matrix["c5"] == (2, 2)  # 19 cells: rows 0-2, then the buttons at the end
 
 
@@ -177,6 +177,6 @@ def test_a_nest_of_more_cells_than_the_led_matrix_has(tmp_path):
         '[status_lights]\nred_turn = "none"\nblue_turn = "none"\nerror = "none"\ncapture = "none"\n'
     )
     config = load_config(write(tmp_path, big + '[cell_lights]\ndriver = "none"\n'))
-    assert len(config.nest.cells) == 91 and len(config.cell_lights.map) == 64
+    assert len(config.game.board.cells) == 91 and len(config.cell_lights.map) == 64
     with pytest.raises(ConfigError, match=r"cell_lights: .* falls off the 8x8 LED matrix: the nest has more cells"):
         load_config(write(tmp_path, big))

@@ -211,11 +211,11 @@ def test_buttons_take_back_and_start_a_new_game(tmp_path):
     rig.press("take_back", seconds=2.5)  # held: red resigns
     rig.run_for(1)  # the nest still shows the lineup: game 2 starts, blue first
     with sqlite3.connect(rig.config.database) as db:
-        assert db.execute("SELECT number, result, condition FROM games ORDER BY id").fetchall() == [
+        assert db.execute("SELECT number, result, how FROM games ORDER BY id").fetchall() == [
             (1, "blue", None),
             (2, None, None),
         ]
-    assert rig.daemon.presenter.game == 2
+    assert rig.daemon.presenter.number == 2
     assert rig.daemon.presenter.side is Side.BLUE
     rig.close()
 
@@ -223,7 +223,7 @@ def test_buttons_take_back_and_start_a_new_game(tmp_path):
 def test_a_question_is_answered_with_the_buttons(tmp_path):
     position = setup("Ca1 We5 ed6 ee6 ee9 ca9")  # the warbler may take d6 or e6
     path = write_config(tmp_path)
-    with GameStore(load_config(path).database, nest=Nest.default(), clock=lambda: 0.0) as store:
+    with GameStore(load_config(path).database, game=load_config(path).game, clock=lambda: 0.0) as store:
         store.record([GameStarted(1, "standard", Side.RED, position.to_nfn(), new_set=True)], referee_ms=0)
     rig = Rig(tmp_path)
     rig.show(position)
@@ -391,6 +391,30 @@ def test_the_raw_sensor_log_is_recorded_and_replays_to_the_same_moves(tmp_path, 
     assert main(["referee", "--events", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line for line in out if line.startswith("move ")] == ["move c3-c4", "move c7-c6"]
+
+
+def test_a_sensor_log_of_a_nest_not_showing_a_position_says_which_cells_hold_pieces(tmp_path, capsys):
+    logs = tmp_path / "sensor-logs"
+    config_path = write_config(tmp_path, "")
+    text = Path(config_path).read_text(encoding="utf-8").replace("[storage]\n", f'[storage]\nsensor_log = "{logs}"\n')
+    Path(config_path).write_text(text, encoding="utf-8")
+    rig = Rig(tmp_path, config=load_config(config_path))
+    lineup = Position.from_lineup()
+    rig.show(lineup)
+    rig.change("e5", True)  # a piece left in the middle of the nest: no game's position
+    rig.start()
+    for cell, closed in (("e5", False), ("c3", False), ("c4", True)):
+        rig.change(cell, closed)
+        rig.run_for(0.4)
+    assert rig.moves() == ["c3-c4"]
+    rig.close()
+    (log,) = logs.iterdir()
+    header = log.read_text(encoding="utf-8").splitlines()[0]
+    held = sorted({*lineup.occupied(), "e5"}, key=Nest.default().index)
+    assert header == f"# occupied: {' '.join(held)}"  # no made-up pieces: only what the switches felt
+    assert main(["referee", "--events", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if line.startswith("move ")] == ["move c3-c4"]
 
 
 def test_a_display_that_is_not_there_is_a_clear_error():

@@ -15,6 +15,7 @@ from luma.core.device import dummy
 from PIL import Image
 
 from firmware_host.daemon.presenter import Presenter
+from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.signals import Signal
 from firmware_host.rules import Move, Nest, Position, Side
@@ -57,7 +58,7 @@ def scenes() -> dict[str, list[Signal]]:
 
 
 def screen_of(signals: list[Signal]) -> Screen:
-    presenter = Presenter(Nest.default())
+    presenter = Presenter(CuckooGame(Nest.default()))
     for signal in signals:
         presenter.apply(signal)
     return presenter.screen()

@@ -52,7 +52,7 @@ def test_a_step_is_accepted_once_the_nest_is_still():
     assert table.moves() == []  # not yet still
     assert texts(table.settle()) == ["move c3-c4", "turn blue"]
     accepted = of(MoveAccepted, table.signals)[0]
-    assert (accepted.side, accepted.ply, accepted.nfn) == (
+    assert (accepted.side, accepted.ply, accepted.position) == (
         Side.RED,
         1,
         "ewcwe/eeeeee/eee1eee/8/9/2E5/EE2EEE/EEEEEE/EWCWE b",
@@ -409,9 +409,10 @@ def test_a_flickering_cell_is_reported_and_the_game_goes_on_around_it():
 def test_a_stuck_cell_is_reported_after_a_resume_and_the_game_goes_on():
     position = Position.from_lineup()
     occupied = set(position.occupied()) | {"e5"}  # e5's switch is stuck closed
+    from firmware_host.games.cuckoo import CuckooGame
     from firmware_host.referee.referee import Referee
 
-    referee = Referee(position.nest, settings=Settings(), lineup="standard", occupied=occupied, now=0)
+    referee = Referee(CuckooGame(position.nest), settings=Settings(), lineup="standard", occupied=occupied, now=0)
     signals = referee.resume_game(position, games=referee.games, number=1, starter=Side.RED, now=0)
     assert of(CorrectionNeeded, signals)[0].cause is CorrectionCause.RESUMED
     assert [s.to_text() for s in of(CorrectionNeeded, signals)[0].steps] == ["take the piece off e5"]

@@ -87,7 +87,7 @@ def test_lenient_refereeing_from_the_command_line(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("0 c3-\n10 q7+\n", "game.log:2: q7 is not a cell of the nest hexhex-5"),
+        ("0 c3-\n10 q7+\n", "game.log:2: 'q7' is not a cell of the nest hexhex-5"),
         ("500 c3-\n10 c4+\n", "game.log:2: time goes backwards: 10 after 500"),
         ("0 c3-\nnonsense\n", "game.log:2: expected '<time_ms> <cell><sign>'"),
     ],

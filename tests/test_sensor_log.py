@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.sensor_log import (
     SensorEvent,
     SensorLogError,
@@ -17,6 +18,7 @@ from firmware_host.referee.sensor_log import (
 from firmware_host.rules import Nest, Position
 
 NEST = Nest.default()
+GAME = CuckooGame(NEST)
 
 EXAMPLE = """\
 # lineup: standard
@@ -28,7 +30,7 @@ EXAMPLE = """\
 
 
 def test_the_example_of_the_format():
-    log = read_sensor_log(EXAMPLE, nest=NEST)
+    log = read_sensor_log(EXAMPLE, game=GAME)
     assert log.start == Position.from_lineup("standard")
     assert log.start_label == "standard"
     assert [event.to_text() for event in log.events] == ["0 c3-", "180 c3+", "950 c3-", "1010 c4+"]
@@ -36,7 +38,7 @@ def test_the_example_of_the_format():
 
 
 def test_no_header_means_the_standard_lineup_is_up_to_the_reader():
-    log = read_sensor_log("5 a3-\n", nest=NEST)
+    log = read_sensor_log("5 a3-\n", game=GAME)
     assert log.start is None
     assert log.events == (SensorEvent(5, "a3", False, 1),)
 
@@ -44,7 +46,7 @@ def test_no_header_means_the_standard_lineup_is_up_to_the_reader():
 def test_a_position_header_comments_and_blank_lines():
     nfn = "ewcwe/eeeeee/eee1eee/8/9/2E5/EE2EEE/EEEEEE/EWCWE b"
     text = f"\n# recorded on the club's nest\n#   position:   {nfn}  \n\n10 a7-   # a comment\n# lineup: advanced-1\n"
-    log = read_sensor_log(text, nest=NEST)
+    log = read_sensor_log(text, game=GAME)
     assert log.start == Position.from_nfn(nfn)
     assert log.start_label == "position"
     assert len(log.events) == 1  # a header after the first event is only a comment
@@ -52,20 +54,28 @@ def test_a_position_header_comments_and_blank_lines():
 
 def test_header_spellings_a_byte_order_mark_and_long_zeros():
     text = "\ufeff#  LINEUP : advanced-2   # on the club's nest\n00000000000000000000 a3-\n"
-    log = read_sensor_log(text, nest=NEST)
+    log = read_sensor_log(text, game=GAME)
     assert log.start_label == "advanced-2"
     assert log.events[0].time_ms == 0
 
 
+def test_a_log_says_which_cells_hold_pieces_when_the_nest_does_not_show_its_position():
+    start = Position.from_lineup()
+    log = read_sensor_log(f"# position: {start.to_nfn()}\n# occupied: a1 e5\n0 e5-\n", game=GAME)
+    assert log.start == start and log.occupied == {"a1", "e5"}
+    assert read_sensor_log("# occupied:\n", game=GAME).occupied == frozenset()  # an empty nest
+    assert read_sensor_log("0 c3-\n", game=GAME).occupied is None  # the position's own cells
+
+
 def test_glitches_are_readings_not_errors():
-    log = read_sensor_log("0 c3+\n0 e5-\n", nest=NEST)  # + on an occupied cell, - on an empty one
+    log = read_sensor_log("0 c3+\n0 e5-\n", game=GAME)  # + on an occupied cell, - on an empty one
     assert len(log.events) == 2
 
 
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("0 c3-\n5 z9+\n", 2, "z9 is not a cell of the nest hexhex-5"),
+        ("0 c3-\n5 z9+\n", 2, "'z9' is not a cell of the nest hexhex-5"),
         ("0 c3-\nx c3+\n", 2, "the time 'x' is not a whole number of milliseconds"),
         ("-5 c3-\n", 1, "the time '-5' is not a whole number"),
         ("1.5 c3-\n", 1, "the time '1.5' is not a whole number"),
@@ -80,11 +90,13 @@ def test_glitches_are_readings_not_errors():
         ("# position: ewcwe r\n", 1, "cannot read the NFN"),
         ("99999999999999999999 c3-\n", 1, "is too large"),
         ("0 C3-\n", 1, "expected a cell and + or -"),
+        ("# occupied: a1 z9\n", 1, "occupied: 'z9' is not a cell of the board hexhex-5"),
+        ("# occupied: a1\n# occupied: b1\n", 2, "a second 'occupied' line"),
     ],
 )
 def test_a_bad_line_is_named_with_what_is_wrong(text, line, message):
     with pytest.raises(SensorLogError) as error:
-        read_sensor_log(text, nest=NEST, source="game.log")
+        read_sensor_log(text, game=GAME, source="game.log")
     assert str(error.value).startswith(f"game.log:{line}: ")
     assert message in str(error.value)
     assert "\n" not in str(error.value)
@@ -94,7 +106,7 @@ def test_writing_and_reading_back():
     events = [SensorEvent(0, "c3", False), SensorEvent(950, "c4", True)]
     text = write_sensor_log(events, header="lineup: advanced-2")
     assert text == "# lineup: advanced-2\n0 c3-\n950 c4+\n"
-    log = read_sensor_log(text, nest=NEST)
+    log = read_sensor_log(text, game=GAME)
     assert [(e.time_ms, e.cell, e.occupied) for e in log.events] == [(0, "c3", False), (950, "c4", True)]
     assert log.start_label == "advanced-2"
 
@@ -103,7 +115,7 @@ def test_writing_and_reading_back():
 def test_any_text_is_read_or_refused_with_a_clear_error(text):
     message: str | None = None
     try:
-        log = read_sensor_log(text, nest=NEST, source="fuzz.log")
+        log = read_sensor_log(text, game=GAME, source="fuzz.log")
     except SensorLogError as error:
         message = str(error)
     else:
@@ -116,17 +128,17 @@ def test_any_text_is_read_or_refused_with_a_clear_error(text):
 @given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(list(NEST.cells)), st.booleans()), max_size=50))
 def test_any_events_round_trip(raw):
     events = [SensorEvent(time, cell, occupied) for time, cell, occupied in sorted(raw, key=lambda e: e[0])]
-    log = read_sensor_log(write_sensor_log(events), nest=NEST)
+    log = read_sensor_log(write_sensor_log(events), game=GAME)
     assert [(e.time_ms, e.cell, e.occupied) for e in log.events] == [(e.time_ms, e.cell, e.occupied) for e in events]
 
 
 def test_only_a_newline_ends_a_line_a_form_feed_in_a_comment_does_not():
     text = "# lineup: standard\n0 c3-   # a form feed \f and a vertical tab \v in a comment\r\n300 c4+\n"
-    log = read_sensor_log(text, nest=NEST, source="game.log")
+    log = read_sensor_log(text, game=GAME, source="game.log")
     assert [event.to_text() for event in log.events] == ["0 c3-", "300 c4+"]
     assert [event.line for event in log.events] == [2, 3]
     with pytest.raises(SensorLogError, match=r"^game\.log:1: "):
-        read_sensor_log("0 c3- \f 300 c4+\n", nest=NEST, source="game.log")  # not two lines
+        read_sensor_log("0 c3- \f 300 c4+\n", game=GAME, source="game.log")  # not two lines
 
 
 def test_a_stream_reads_its_header_at_once_and_its_events_as_they_are_taken():
@@ -137,7 +149,7 @@ def test_a_stream_reads_its_header_at_once_and_its_events_as_they_are_taken():
             taken.append(number)
             yield line
 
-    stream = stream_sensor_log(lines(), nest=NEST, source="game.log")
+    stream = stream_sensor_log(lines(), game=GAME, source="game.log")
     assert stream.start_label == "advanced-1" and taken == [1, 2]  # up to the first event, no further
     assert next(stream.events).to_text() == "0 c3-"
     assert next(stream.events).to_text() == "300 c4+" and taken == [1, 2, 3]
@@ -148,4 +160,4 @@ def test_a_stream_reads_its_header_at_once_and_its_events_as_they_are_taken():
 def test_a_line_that_is_not_utf_8_is_named():
     lines = decoded_lines([b"# lineup: standard\n", b"0 c3-\n", b"300 \xff4+\n"], source="game.log")
     with pytest.raises(SensorLogError, match=r"^game\.log:3: not UTF-8 text"):
-        list(stream_sensor_log(lines, nest=NEST, source="game.log").events)
+        list(stream_sensor_log(lines, game=GAME, source="game.log").events)

@@ -46,7 +46,7 @@ async def test_a_move_the_record_cannot_take_is_shown_waiting_not_played(aiohttp
             await page.until(lambda: page.latest["game"]["waiting"] == ["c3-c4"])
             game = page.latest["game"]
             assert game["moves"] == [] and game["saved"] is False
-            assert game["nfn"] == Position.from_lineup().to_nfn()
+            assert game["position"] == Position.from_lineup().to_nfn()
             await page.until(lambda: page.latest["oled"]["footer"] == "cannot save games: disk full?")
             assert page.latest["oled"]["headline"] == "RED"  # still red's turn, as far as anyone is told
             assert "move c3-c4" not in page.signals
@@ -113,7 +113,7 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
             checked[0] = shown
             on_disk = recorded_moves(reader)
             assert game["moves"] == on_disk[: len(game["moves"])], (game, on_disk)
-            pieces = Position.from_nfn(game["nfn"]).pieces() if game["nfn"] else {}
+            pieces = Position.from_nfn(game["position"]).pieces() if game["position"] else {}
             assert picture.table(snapshot)["cells"] == {cell: piece.letter for cell, piece in pieces.items()}
             last = rig.daemon.presenter.last_move
             assert last is None or str(last) in on_disk

@@ -27,11 +27,11 @@ async def test_a_page_is_sent_the_whole_picture_when_it_connects(aiohttp_client,
     page = await connect(aiohttp_client, running.server)
     hello = page.latest["hello"]
     assert (hello["mode"], hello["can_act"], hello["pin_required"]) == ("sim", True, False)
-    assert len(hello["nest"]["cells"]) == 61
-    nest = running.daemon.config.nest
+    assert len(hello["game"]["board"]["cells"]) == 61
+    nest = running.daemon.config.game.board
     q, r = nest.coordinates("a1")
-    assert hello["nest"]["cells"][0] == {"name": "a1", "q": q, "r": r, "home": None}
-    homes = {cell["name"] for cell in hello["nest"]["cells"] if cell["home"] == "red"}
+    assert hello["game"]["board"]["cells"][0] == {"name": "a1", "q": q, "r": r, "home": None}
+    homes = {cell["name"] for cell in hello["game"]["board"]["cells"] if cell["home"] == "red"}
     assert homes == nest.homebases(Side.RED) and homes
     assert page.latest["table"]["cells"] == {c: p.letter for c, p in Position.from_lineup().pieces().items()}
     assert page.latest["oled"]["png"].startswith("data:image/png;base64,")
@@ -88,7 +88,7 @@ async def test_the_computer_plays_blue_when_the_page_says_so(aiohttp_client, run
     move = Move.from_text(page.latest["game"]["computer_move"])
     await page.until(lambda: page.latest["oled"]["headline"] == str(move))
     assert move.origin is not None and move.target is not None
-    middle = running.daemon.config.nest.between(move.origin, move.target)
+    middle = running.daemon.config.game.board.between(move.origin, move.target)
     path = [move.origin, *([middle] if middle else []), move.target]
     await page.act({"type": "slide", "path": path})
     await page.until(lambda: page.moves() == ["c3-c4", str(move)])
@@ -387,7 +387,8 @@ async def test_nestref_sim_serves_the_board_given(tmp_path):
         assert match, line
         async with aiohttp.ClientSession() as session, session.ws_connect(match.group(1) + "ws") as socket:
             hello = json.loads((await socket.receive(timeout=WAIT_S)).data)
-            assert (hello["type"], hello["nest"]["name"], len(hello["nest"]["cells"])) == ("hello", "hexhex-3", 19)
+            board = hello["game"]["board"]
+            assert (hello["type"], board["name"], len(board["cells"])) == ("hello", "hexhex-3", 19)
             assert hello["lineups"] == ["small"]
     finally:
         process.terminate()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import (
@@ -24,6 +25,7 @@ from tests.helpers import play as play_moves
 from tests.helpers import setup
 
 NEST = Nest.default()
+GAME = CuckooGame(NEST)
 
 
 def clock() -> float:
@@ -31,11 +33,11 @@ def clock() -> float:
 
 
 def service(path, start: Position | None = None, occupied=None, heard=None):
-    store = GameStore(path, nest=NEST, clock=clock)
+    store = GameStore(path, game=GAME, clock=clock)
     heard = heard if heard is not None else []
     start = start or Position.from_lineup()
     return RefereeService.start(
-        NEST,
+        GAME,
         settings=Settings(),
         store=store,
         announce=heard.append,
@@ -74,9 +76,9 @@ def test_every_accepted_move_is_on_disk_before_it_is_announced(tmp_path):
             rows = other.execute("SELECT move FROM moves WHERE taken_back_at IS NULL ORDER BY id").fetchall()
         seen_on_disk.append([move for (move,) in rows])
 
-    store = GameStore(path, nest=NEST, clock=clock)
+    store = GameStore(path, game=GAME, clock=clock)
     svc = RefereeService.start(
-        NEST,
+        GAME,
         settings=Settings(),
         store=store,
         announce=announce,
@@ -95,7 +97,7 @@ def test_a_game_is_resumed_from_the_database(tmp_path):
     time = play(svc, "c3- c4+", 1000)
     time = play(svc, "c7- d6+", time)
     svc.store.close()
-    assert GameStore(path, nest=NEST, clock=clock).moves() == ["c3-c4", "c7-d6"]
+    assert GameStore(path, game=GAME, clock=clock).moves() == ["c3-c4", "c7-d6"]
     # The process restarts; the nest still shows the game.
     position = play_moves(Position.from_lineup(), "c3-c4", "c7-d6")
     heard: list[Signal] = []
@@ -131,9 +133,7 @@ def test_finished_games_sets_and_take_backs_are_kept(tmp_path):
         ("e5xf5", 1),
         ("e5xf5", 0),
     ]
-    assert db.execute("SELECT number, result, condition, ended_at IS NOT NULL FROM games").fetchall() == [
-        (1, "red", 2, 1)
-    ]
+    assert db.execute("SELECT number, result, how, ended_at IS NOT NULL FROM games").fetchall() == [(1, "red", "2", 1)]
     saved = svc.store.load()
     assert saved is not None
     assert saved.games is not None
@@ -145,12 +145,12 @@ def test_not_a_database_or_another_nests(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a nestref game record"):
-        GameStore(junk, nest=NEST, clock=clock)
+        GameStore(junk, game=GAME, clock=clock)
     path = tmp_path / "games.sqlite"
     service(path).store.close()
     small = Nest.load("docs/examples/hexhex-3.toml")
-    with pytest.raises(StoreError, match="played on the nest hexhex-5, not hexhex-3"):
-        GameStore(path, nest=small, clock=clock).load()
+    with pytest.raises(StoreError, match="played on the board hexhex-5, not hexhex-3"):
+        GameStore(path, game=CuckooGame(small), clock=clock).load()
 
 
 def test_a_game_abandoned_and_started_again_stays_in_its_set(tmp_path):
@@ -219,7 +219,7 @@ def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_
     # holds the game's start, so the game goes on from it; the next game is set up anew.
     old_start = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"
     path = tmp_path / "games.sqlite"
-    with GameStore(path, nest=NEST, clock=clock) as store:
+    with GameStore(path, game=GAME, clock=clock) as store:
         after = play_moves(Position.from_nfn(old_start), "g3-h4")
         store.record(
             [
@@ -229,34 +229,41 @@ def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_
             referee_ms=0,
         )
     heard: list[Signal] = []
-    store = GameStore(path, nest=NEST, clock=clock)
+    store = GameStore(path, game=GAME, clock=clock)
     svc = RefereeService.start(
-        NEST, settings=Settings(), store=store, announce=heard.append, lineup="standard",
+        GAME, settings=Settings(), store=store, announce=heard.append, lineup="standard",
         occupied=after.occupied(), now=0,
     )  # fmt: skip
     assert svc.referee.position is not None
-    assert svc.referee.position.to_nfn() == after.to_nfn()
+    assert svc.referee.position.to_text() == after.to_nfn()
     assert [s for s in heard if isinstance(s, TurnStarted)][-1].side is Side.BLUE
     svc.resign(Side.BLUE, 1000)
     setup_needed = [s for s in heard if isinstance(s, SetupNeeded)][-1]
     assert (setup_needed.lineup, setup_needed.fill, setup_needed.empty) == ("advanced-2", ("g3",), ("h4",))
     play(svc, "h4- g3+", 2000)  # the same cells as before: the lineups differ in which piece is where
     started = [s for s in heard if isinstance(s, GameStarted)][-1]
-    assert started.number == 2 and started.nfn == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
-    assert "C" in started.nfn.split()[0].split("/")[6]  # red's row 3 now holds its cuckoo, on b3
+    assert started.number == 2 and started.position == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
+    assert "C" in started.position.split()[0].split("/")[6]  # red's row 3 now holds its cuckoo, on b3
     store.close()
 
 
-FIXTURE = Path(__file__).parent / "fixtures" / "games-unversioned.sqlite"
-"""A record written by nestref before records had versions: a set whose game 1 red won
-(its winning capture taken back and made again), and game 2 under way, blue to move
-after c7-c6 c3-c4."""
+FIXTURES = Path(__file__).parent / "fixtures"
+RECORDS = {
+    # Written by nestref before records had versions: a set whose game 1 red won (its
+    # winning capture taken back and made again), and game 2 under way, blue to move
+    # after c7-c6 c3-c4.
+    "unversioned": FIXTURES / "games-unversioned.sqlite",
+    # Written by the nestref of record version 1 (positions in NFN, condition 1-4): the
+    # same set, game 1 won without a take back.
+    "version 1": FIXTURES / "games-v1.sqlite",
+}
 
 
-def test_a_record_written_before_versions_is_brought_up_to_date_and_goes_on(tmp_path):
+@pytest.mark.parametrize("record", RECORDS, ids=str)
+def test_an_older_record_is_brought_up_to_date_and_goes_on(tmp_path, record):
     path = tmp_path / "games.sqlite"
-    shutil.copy(FIXTURE, path)
-    with GameStore(path, nest=NEST, clock=clock) as store:
+    shutil.copy(RECORDS[record], path)
+    with GameStore(path, game=GAME, clock=clock) as store:
         assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         saved = store.load()
         assert saved is not None and saved.games is not None and saved.position is not None
@@ -264,8 +271,42 @@ def test_a_record_written_before_versions_is_brought_up_to_date_and_goes_on(tmp_
         assert (saved.number, saved.starter) == (2, Side.BLUE)
         assert [str(move) for move in saved.position.move_stack] == ["c7-c6", "c3-c4"]
         assert store.moves() == ["c7-c6", "c3-c4"]
-    with GameStore(path, nest=NEST, clock=clock) as again:  # and opened once more, unchanged
+        columns = {row[1] for row in store._db.execute("PRAGMA table_info(games)")}
+        assert {"start_position", "how"} <= columns and not {"start_nfn", "condition"} & columns
+    with GameStore(path, game=GAME, clock=clock) as again:  # and opened once more, unchanged
         assert again.load() == saved
+
+
+def test_a_record_is_brought_up_to_date_whole_or_not_at_all(tmp_path):
+    path = tmp_path / "games.sqlite"
+    shutil.copy(RECORDS["version 1"], path)
+    with sqlite3.connect(path) as db:  # a half-done change by hand: the last step cannot be made
+        db.execute("ALTER TABLE moves RENAME COLUMN nfn TO position")
+    with pytest.raises(StoreError, match='cannot bring the record up to date: no such column: "nfn"'):
+        GameStore(path, game=GAME, clock=clock)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (1,)
+        assert "nest" in {row[1] for row in db.execute("PRAGMA table_info(sets)")}  # step 1 undone
+
+
+def test_a_record_of_another_game_is_refused(tmp_path):
+    path = tmp_path / "games.sqlite"
+    service(path).store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE sets SET game = 'battle'")
+    with pytest.raises(StoreError, match="holds a set of battle, not cuckoo"):
+        GameStore(path, game=GAME, clock=clock).load()
+
+
+def test_a_record_edited_into_nonsense_is_named_not_raised(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    play(svc, "c3- c4+", 1000)
+    svc.store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE moves SET move = 'c3c4'")
+    with pytest.raises(StoreError, match="the last set cannot be read: cannot read the move 'c3c4'"):
+        GameStore(path, game=GAME, clock=clock).load()
 
 
 def test_a_record_a_newer_nestref_wrote_is_refused(tmp_path):
@@ -273,4 +314,4 @@ def test_a_record_a_newer_nestref_wrote_is_refused(tmp_path):
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(StoreError, match=r"written by a newer nestref .* update nestref"):
-        GameStore(path, nest=NEST, clock=clock)
+        GameStore(path, game=GAME, clock=clock)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from firmware_host.games.base import Side
 from firmware_host.referee.referee import Mode
-from firmware_host.rules import Side
 
 if TYPE_CHECKING:
     from firmware_host.daemon.presenter import Presenter
@@ -93,6 +93,18 @@ def next_players(computers: frozenset[Side]) -> frozenset[Side]:
     """The players after ``computers`` in :data:`PLAYER_CYCLE` (both computers: people)."""
     index = PLAYER_CYCLE.index(computers) if computers in PLAYER_CYCLE else -1
     return PLAYER_CYCLE[(index + 1) % len(PLAYER_CYCLE)]
+
+
+BUTTON_HELP: dict[str, tuple[str, str]] = {
+    "confirm": (
+        "Confirm the answer the OLED points at; between games: who the computer plays",
+        "Hold: new game (this one does not count)",
+    ),
+    "take_back": ("Take back the last move", "Hold: the side to move resigns"),
+    "switch": ("Point at the next answer; before a set: the other side starts", "Hold (before a set): the next lineup"),
+}
+"""What each button does, pressed and held (:func:`command_for` does it), in words for
+the web page."""
 
 
 def command_for(

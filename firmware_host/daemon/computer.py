@@ -14,23 +14,41 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from firmware_host.engine import Engine, SearchResult, level
-from firmware_host.rules import Move, Position
+from firmware_host.errors import NestrefError
+from firmware_host.games.base import ComputerChoice, Game, Move, Position
 
 logger = logging.getLogger(__name__)
 
-Deliver = Callable[[tuple[Move, ...], SearchResult], None]
+Deliver = Callable[[tuple[Move, ...], ComputerChoice], None]
 """Told the moves of the position searched and the engine's choice, from the search's
 thread: it must hand them to the daemon's loop (``Daemon.post``)."""
+
+
+class UnknownLevelError(NestrefError, ValueError):
+    """There is no level of that number; the message names the valid range."""
+
+
+def check_level(game: Game, number: int) -> int:
+    """``number``, if ``game``'s computer has a level of that number. Raises
+    :class:`UnknownLevelError` naming the valid range."""
+    levels = game.computer_levels
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(levels):
+        raise UnknownLevelError(
+            f"there is no level {number!r}: the levels are 1 ({levels[0].name}) to {len(levels)} ({levels[-1].name})"
+        )
+    return number
 
 
 class ComputerPlayer:
     """Chooses the computer's moves at one level, one search at a time."""
 
-    def __init__(self, *, level_number: int, seed: int, clock: Callable[[], float], deliver: Deliver) -> None:
-        self.level = level(level_number)
+    def __init__(
+        self, game: Game, *, level_number: int, seed: int, clock: Callable[[], float], deliver: Deliver
+    ) -> None:
+        self.game = game
+        self.level = check_level(game, level_number)
         self.seed = seed
-        self._engine = Engine(seed=seed)
+        self._computer = game.computer(seed)
         self._clock = clock
         self._deliver = deliver
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
@@ -39,8 +57,8 @@ class ComputerPlayer:
 
     def set_level(self, number: int) -> None:
         """Play at level ``number`` from the next search on. Raises
-        :class:`~firmware_host.engine.UnknownLevelError`."""
-        self.level = level(number)
+        :class:`UnknownLevelError`."""
+        self.level = check_level(self.game, number)
 
     def want(self, position: Position | None) -> None:
         """The referee wants the computer's move in ``position`` (None: no move is wanted
@@ -57,7 +75,7 @@ class ComputerPlayer:
         self._stop = stop = threading.Event()
         future = self._executor.submit(self._choose, position.copy(), stop)
         future.add_done_callback(lambda done: self._done(history, stop, done))
-        logger.info("the computer is choosing", extra={"fields": {"level": self.level.number, "ply": len(history)}})
+        logger.info("the computer is choosing", extra={"fields": {"level": self.level, "ply": len(history)}})
 
     def cancel(self) -> None:
         """Stop the search under way, if any; its move is dropped."""
@@ -70,10 +88,10 @@ class ComputerPlayer:
         self.cancel()
         self._executor.shutdown(wait=True)
 
-    def _choose(self, position: Position, stop: threading.Event) -> SearchResult:
-        return self._engine.choose(position, self.level, clock=self._clock, should_stop=stop.is_set)
+    def _choose(self, position: Position, stop: threading.Event) -> ComputerChoice:
+        return self._computer.choose(position, self.level, clock=self._clock, should_stop=stop.is_set)
 
-    def _done(self, history: tuple[Move, ...], stop: threading.Event, done: Future[SearchResult]) -> None:
+    def _done(self, history: tuple[Move, ...], stop: threading.Event, done: Future[ComputerChoice]) -> None:
         if done.cancelled() or stop.is_set():  # stopped early: its move is not the level's
             return
         error = done.exception()

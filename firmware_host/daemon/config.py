@@ -15,14 +15,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from firmware_host.engine import LEVELS
 from firmware_host.errors import ConfigError, NestrefError
+from firmware_host.games import game_names, load_game
+from firmware_host.games.base import Board, Game, Side
 from firmware_host.logs import LEVELS as LOG_LEVELS
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensing import Timing
-from firmware_host.rules import Nest, Side
 from firmware_host.toml_checks import TomlChecker
-from hardware.sensors import Position
+from hardware.sensors import Crossing
 
 BUTTONS = ("confirm", "take_back", "switch")
 PLAYERS = ("human", "computer")
@@ -73,19 +73,19 @@ class Config:
     """Everything the daemon needs to know, checked."""
 
     source: str
-    nest: Nest
+    game: Game  # on the config's board
     lineup: str
     referee: Settings
     database: str
     sensor_log: str | None
     sensors: Sensors
-    matrix: dict[str, Position]  # cell or button: its switch's (row, column)
+    matrix: dict[str, Crossing]  # cell or button: its switch's (row, column)
     display: Display
     status_lights: dict[str, int]  # light: BCM pin; lights not fitted are left out
     cell_lights: CellLights
     buttons: dict[str, int | None]  # button: BCM pin, or None for a switch in the matrix
     log_level: str
-    computer_level: int  # the computer's level (firmware_host.engine.LEVELS); it plays referee.computers
+    computer_level: int  # the computer's level (the game's computer_levels); it plays referee.computers
     web_hosts: tuple[str, ...] = ()  # names the web page may be reached by, besides its addresses and localhost
 
     def pins(self) -> dict[int, str]:
@@ -98,26 +98,30 @@ def default_config_text() -> str:
     return resources.files("firmware_host.daemon").joinpath("default_config.toml").read_text(encoding="utf-8")
 
 
-def load_config(path: str | Path | None, *, board: str | Path | None = None) -> Config:
+def load_config(path: str | Path | None, *, game: str | None = None, board: str | Path | None = None) -> Config:
     """The config in the file at ``path`` laid over the defaults (``None``: the defaults
-    alone); ``board`` (a command line's ``--board``: a shipped board's name or a board
-    file's path, relative to where the command runs) replaces its ``game.board``.
-    Raises :class:`ConfigError`."""
+    alone); ``game`` (a command line's ``--game``) replaces its ``game.name``, and
+    ``board`` (``--board``: a shipped board's name or a board file's path, relative to
+    where the command runs) its ``game.board``. Raises :class:`ConfigError`."""
     defaults = TomlChecker("default_config.toml", ConfigError).load(default_config_text())
     defaults["game"]["lineup"] = None  # left out: the board's first lineup ("standard" on hexhex-5)
     reader = _ConfigReader("default_config.toml" if path is None else str(path))
     data = defaults if path is None else reader.merge(defaults, reader.read_file(path, "config"), "")
+    if game is not None:
+        data["game"]["name"] = game
     if board is not None:
         given = str(board)
-        data["game"]["board"] = given if given == Nest.default().name else str(Path(given).absolute())
+        name = data["game"]["name"]
+        usual = load_game(name).board.name if name in game_names() else None  # (a wrong name is named below)
+        data["game"]["board"] = given if given in ("", usual) else str(Path(given).absolute())
     return reader.read(data)
 
 
-def default_matrix(nest: Nest, buttons: list[str], size: tuple[int, int]) -> dict[str, Position]:
+def default_matrix(board: Board, buttons: list[str], size: tuple[int, int]) -> dict[str, Crossing]:
     """Cells in reading order fill the matrix row by row; buttons take the last places."""
     rows, columns = size
     places = [(row, column) for row in range(rows) for column in range(columns)]
-    matrix = dict(zip(nest.cells, places, strict=False))
+    matrix = dict(zip(board.cells, places, strict=False))
     for button, place in zip(buttons, reversed(places), strict=False):
         matrix[button] = place
     return matrix
@@ -145,22 +149,21 @@ class _ConfigReader(TomlChecker):
         return merged
 
     def read(self, data: dict[str, Any]) -> Config:
-        game = data["game"]
-        nest = self.nest(game["board"])
-        given_lineup = game["lineup"]
-        lineup = (
-            nest.default_lineup if given_lineup is None else self.string(given_lineup, "game.lineup", nest.lineup_names)
-        )
-        first_starter = Side.from_text(self.string(game["first_starter"], "game.first_starter", ("red", "blue")))
+        game_data = data["game"]
+        game = self.game(game_data["name"], game_data["board"])
+        nest = game.board
+        given_lineup = game_data["lineup"]
+        lineup = game.lineups[0] if given_lineup is None else self.string(given_lineup, "game.lineup", game.lineups)
+        first_starter = Side.from_text(self.string(game_data["first_starter"], "game.first_starter", ("red", "blue")))
         timing = self.timing(data["timing"])
         players = data["players"]
         computers = frozenset(
             side for side in Side if self.string(players[side.label], f"players.{side.label}", PLAYERS) == "computer"
         )
-        computer_level = self.integer(players["level"], "players.level", 1, len(LEVELS))
+        computer_level = self.integer(players["level"], "players.level", 1, len(game.computer_levels))
         referee = Settings(
             timing=timing,
-            lenient=self.boolean(game["lenient"], "game.lenient"),
+            lenient=self.boolean(game_data["lenient"], "game.lenient"),
             first_starter=first_starter,
             computers=computers,
         )
@@ -183,7 +186,7 @@ class _ConfigReader(TomlChecker):
         )
         config = Config(
             source=self.source,
-            nest=nest,
+            game=game,
             lineup=lineup,
             referee=referee,
             database=database,
@@ -215,13 +218,16 @@ class _ConfigReader(TomlChecker):
             raise self.fail(where, f"{name[:60]!r} is not a host name (such as nest.local)")
         return lowered
 
-    def nest(self, value: Any) -> Nest:
-        board = self.string(value, "game.board")
-        if board == Nest.default().name:
-            return Nest.default()
-        path = Path(self.beside_config(board))
+    def game(self, name_value: Any, board_value: Any) -> Game:
+        """The game ``game.name`` on the board ``game.board``: empty or the name of the
+        game's own board for that one, else the path of a board file."""
+        name = self.string(name_value, "game.name", game_names())
+        board = self.string(board_value, "game.board")
+        usual = load_game(name)
+        if board in ("", usual.board.name):
+            return usual
         try:
-            return Nest.load(path)
+            return load_game(name, Path(self.beside_config(board)))
         except NestrefError as error:
             raise self.fail("game.board", str(error)) from None
 
@@ -260,8 +266,8 @@ class _ConfigReader(TomlChecker):
         return self.integer(value, where, 0, 27)
 
     def matrix(
-        self, data: dict[str, Any], nest: Nest, buttons: list[str], size: tuple[int, int]
-    ) -> dict[str, Position]:
+        self, data: dict[str, Any], nest: Board, buttons: list[str], size: tuple[int, int]
+    ) -> dict[str, Crossing]:
         rows, columns = size
         needed = [*nest.cells, *buttons]
         if len(needed) > rows * columns:
@@ -272,8 +278,8 @@ class _ConfigReader(TomlChecker):
             )
         if not data:
             return default_matrix(nest, buttons, size)
-        matrix: dict[str, Position] = {}
-        taken: dict[Position, str] = {}
+        matrix: dict[str, Crossing] = {}
+        taken: dict[Crossing, str] = {}
         for name, value in data.items():
             where = f"matrix.{name}"
             if name not in nest and name not in BUTTONS:
@@ -316,7 +322,7 @@ class _ConfigReader(TomlChecker):
                 lights[name] = self.integer(value, f"status_lights.{name}", 0, 27)
         return lights
 
-    def cell_lights(self, data: dict[str, Any], nest: Nest) -> CellLights:
+    def cell_lights(self, data: dict[str, Any], nest: Board) -> CellLights:
         driver = self.string(data["driver"], "cell_lights.driver", ("max7219", "none"))
         mapping: dict[str, tuple[int, int]] = {}
         given = self.table(data.get("map", {}), "cell_lights.map")

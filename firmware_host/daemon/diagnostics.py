@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from hardware.sensors import Position
+from hardware.sensors import Crossing
 
 
 @dataclass(frozen=True)
@@ -28,11 +28,11 @@ class Finding:
         return f"{self.problem}: {' '.join(self.where)}"
 
 
-def place_name(position: Position, names: Mapping[Position, str]) -> str:
+def place_name(position: Crossing, names: Mapping[Crossing, str]) -> str:
     return names.get(position, f"r{position[0]}c{position[1]}")
 
 
-def boot_checks(scans: Sequence[frozenset[Position]], matrix: Mapping[str, Position]) -> list[Finding]:
+def boot_checks(scans: Sequence[frozenset[Crossing]], matrix: Mapping[str, Crossing]) -> list[Finding]:
     """What a few scans in a row, with nobody touching the nest, show to be wrong: a
     switch that flickers, or one closed where the map puts nothing (a wiring mistake,
     or a stuck switch). A dead or stuck switch under a cell shows only in play, or in
@@ -71,10 +71,10 @@ class Calibration:
     clear_timeout_s: float = 5.0  # switches still closed after this long are stuck
     stage: Stage = Stage.CLEARING
     index: int = 0
-    found: dict[str, Position] = field(default_factory=dict)
-    stuck: set[Position] = field(default_factory=set)
+    found: dict[str, Crossing] = field(default_factory=dict)
+    stuck: set[Crossing] = field(default_factory=set)
     skipped: list[str] = field(default_factory=list)
-    _seen: frozenset[Position] | None = None
+    _seen: frozenset[Crossing] | None = None
     _since: float = 0.0
     _started: float | None = None
     _prompted: bool = False
@@ -100,7 +100,7 @@ class Calibration:
             return self._next()
         return []
 
-    def feed(self, closed: frozenset[Position], now: float) -> list[str]:
+    def feed(self, closed: frozenset[Crossing], now: float) -> list[str]:
         """One scan at ``now``; the lines to tell the builder, if any."""
         if self._started is None:
             self._started = now
@@ -146,7 +146,7 @@ class Calibration:
         self.stage = Stage.PLACING if self.current is not None else Stage.DONE
         return [self.prompt()]
 
-    def differences(self, configured: Mapping[str, Position]) -> list[str]:
+    def differences(self, configured: Mapping[str, Crossing]) -> list[str]:
         """How the walk's map differs from the configured one, in words."""
         lines = []
         for name in self.names:
@@ -157,7 +157,7 @@ class Calibration:
         return lines
 
 
-def write_matrix(config_text: str, mapping: Mapping[str, Position]) -> str:
+def write_matrix(config_text: str, mapping: Mapping[str, Crossing]) -> str:
     """The config's text with its ``[matrix]`` table replaced by ``mapping``."""
     lines = config_text.splitlines()
     kept: list[str] = []

@@ -32,16 +32,14 @@ from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.diagnostics import Finding, boot_checks
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.sensor_logs import SensorLogs
-from firmware_host.engine import SearchResult
+from firmware_host.games.base import ComputerChoice, Move, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
-from firmware_host.rules import Move, Piece, Side
-from firmware_host.rules import Position as GamePosition
 from hardware.buttons import PinButtons
 from hardware.outputs import Screen, WiringErrors
-from hardware.sensors import Position, ScanUpdate
+from hardware.sensors import Crossing, ScanUpdate
 
 if TYPE_CHECKING:
     pass
@@ -117,13 +115,14 @@ class Daemon:
         self.clock = clock
         self.wall_clock = wall_clock
         self.presenter = Presenter(
-            config.nest,
+            config.game,
             address=address,
             computers=config.referee.computers,
             computer_level=config.computer_level,
         )
         seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
         self.computer = ComputerPlayer(
+            config.game,
             level_number=config.computer_level,
             seed=seed,
             clock=clock,
@@ -137,10 +136,12 @@ class Daemon:
         self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._pin_buttons: PinButtons | None = None
-        self._names = {position: name for name, position in config.matrix.items()}  # matrix place: cell or button
-        self._cells = {position: name for position, name in self._names.items() if name in config.nest}
-        self._matrix_buttons = {position: name for position, name in self._names.items() if name not in config.nest}
-        self._closed: frozenset[Position] = frozenset()
+        self._names = {crossing: name for name, crossing in config.matrix.items()}  # matrix place: cell or button
+        self._cells = {crossing: name for crossing, name in self._names.items() if name in config.game.board}
+        self._matrix_buttons = {
+            crossing: name for crossing, name in self._names.items() if name not in config.game.board
+        }
+        self._closed: frozenset[Crossing] = frozenset()
         self._last_activity = float("-inf")
         self._sensor_logs = SensorLogs(config.sensor_log, wall_clock=wall_clock) if config.sensor_log else None
         self._self_tested = False
@@ -163,14 +164,19 @@ class Daemon:
                 raise StorageUnavailableError(
                     f"{config.database}: cannot make the folder {folder}: {error.strerror}"
                 ) from None
-        self._store = GameStore(config.database, nest=config.nest, clock=self.wall_clock)
+        self._store = GameStore(config.database, game=config.game, clock=self.wall_clock)
         pins = {name: pin for name, pin in config.buttons.items() if pin is not None}
         if pins:
             self._pin_buttons = PinButtons(pins, pin_factory=self.devices.pin_factory, on_change=self.button_changed)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         self._self_test()
         self._show()
-        logger.info("daemon started", extra={"fields": {"backend": config.sensors.backend, "nest": config.nest.name}})
+        logger.info(
+            "daemon started",
+            extra={
+                "fields": {"backend": config.sensors.backend, "game": config.game.name, "board": config.game.board.name}
+            },
+        )
 
     def _close_sensor_log(self) -> None:
         if self._sensor_logs is not None:
@@ -278,7 +284,7 @@ class Daemon:
             return
         self.computer.want(service.referee.position)
 
-    def _computer_chose(self, history: tuple[Move, ...], result: SearchResult) -> None:
+    def _computer_chose(self, history: tuple[Move, ...], result: ComputerChoice) -> None:
         """The engine's choice, in the loop: shown, if still wanted for that position."""
         service = self.service
         if service is None or not self.computer.is_searching_for(history):
@@ -287,18 +293,7 @@ class Daemon:
         if position is None or position.move_stack != history or not service.referee.wants_computer_move:
             return
         self.computer.delivered()
-        logger.info(
-            "the computer chose %s",
-            result.move,
-            extra={
-                "fields": {
-                    "score": result.score_text(),
-                    "depth": result.depth,
-                    "nodes": result.nodes,
-                    "pv": " ".join(map(str, result.pv)),
-                }
-            },
-        )
+        logger.info("the computer chose %s", result.move, extra={"fields": dict(result.facts)})
         try:
             self._publish(service.play_computer_move(result.move, self.now_ms()))
         except CommandError as error:
@@ -307,7 +302,8 @@ class Daemon:
     def set_players(self, computers: frozenset[Side], level_number: int | None = None) -> None:
         """The computer plays ``computers`` (none: people play both), at ``level_number``
         if given; from the loop (the web page posts it). Raises
-        :class:`~firmware_host.engine.UnknownLevelError` for a level that does not exist."""
+        :class:`~firmware_host.daemon.computer.UnknownLevelError` for a level that does not
+        exist."""
         if level_number is not None:
             self.computer.set_level(level_number)
             self.presenter.computer_level = level_number
@@ -319,7 +315,7 @@ class Daemon:
             extra={
                 "fields": {
                     "computer": " ".join(side.label for side in Side if side in computers) or "none",
-                    "level": self.computer.level.number,
+                    "level": self.computer.level,
                 }
             },
         )
@@ -370,13 +366,13 @@ class Daemon:
             sent = getattr(display.device, "image", None)
             frames, image = display.frames, display.image if sent is None else sent
         game = GameShown(
-            number=presenter.game,
+            number=presenter.number,
             to_move=presenter.side if playing else None,
             moves=tuple(recorded.moves) if recorded is not None else (),
             waiting=tuple(str(move) for move in self.waiting_moves()),
             saved=presenter.storage_ok,
             score=presenter.score,
-            position=recorded.nfn if recorded is not None else "",
+            position=recorded.position if recorded is not None else "",
             lineup=referee.lineup if referee is not None else self.config.lineup,
             computers=presenter.computers,
             level=presenter.computer_level,
@@ -406,7 +402,7 @@ class Daemon:
         self.presenter.pin = pin
         self._show()
 
-    def position_now(self) -> GamePosition | None:
+    def position_now(self) -> Position | None:
         """The game's position as the referee has it now (the simulator starts a sensor
         log from it), or None between games."""
         return (
@@ -418,7 +414,7 @@ class Daemon:
         the switches are still read, but nobody is told."""
         self._paused = True
 
-    def begin_game_from(self, position: GamePosition) -> None:
+    def begin_game_from(self, position: Position) -> None:
         """A new set from ``position``, at once, the nest taken to show it (a replay
         starts so); refereeing goes on if it was paused."""
         self._close_sensor_log()
@@ -433,38 +429,40 @@ class Daemon:
             self._start_referee(update.closed, now)
             return
         changed = previous ^ update.closed | update.flickered
-        if any(self._names.get(position) not in self.presenter.faults for position in changed):
+        if any(self._names.get(crossing) not in self.presenter.faults for crossing in changed):
             self._last_activity = self.clock()  # a faulty switch's noise does not keep the scan fast
-        for position in sorted(previous ^ update.closed):
-            self._reading(position, position in update.closed, now)
-        for position in sorted(update.flickered - (previous ^ update.closed)):
+        for crossing in sorted(previous ^ update.closed):
+            self._reading(crossing, crossing in update.closed, now)
+        for crossing in sorted(update.flickered - (previous ^ update.closed)):
             # Read the other way, briefly, between two reports: a captured piece pushed off.
-            self._reading(position, position not in update.closed, now)
-            self._reading(position, position in update.closed, now)
+            self._reading(crossing, crossing not in update.closed, now)
+            self._reading(crossing, crossing in update.closed, now)
 
-    def _reading(self, position: Position, closed: bool, now: int) -> None:
-        if position in self._cells:
-            cell = self._cells[position]
+    def _reading(self, crossing: Crossing, closed: bool, now: int) -> None:
+        if crossing in self._cells:
+            cell = self._cells[crossing]
             if self._sensor_logs is not None:
                 self._sensor_logs.reading(
-                    now, cell, closed, header=lambda: self._sensor_log_header(self._cells_in(self._closed))
+                    now, cell, closed, header=lambda: self.sensor_log_header(self._cells_in(self._closed))
                 )
             assert self.service is not None
             self._publish(self.service.sense(cell, closed, now))
-        elif position in self._matrix_buttons:
-            self._on_button_change(self._matrix_buttons[position], closed, now)
+        elif crossing in self._matrix_buttons:
+            self._on_button_change(self._matrix_buttons[crossing], closed, now)
 
-    def _cells_in(self, closed: frozenset[Position]) -> list[str]:
+    def _cells_in(self, closed: frozenset[Crossing]) -> list[str]:
         """The cells whose switches are closed, in reading order (buttons left out)."""
-        return sorted((self._cells[place] for place in closed if place in self._cells), key=self.config.nest.index)
+        return sorted(
+            (self._cells[place] for place in closed if place in self._cells), key=self.config.game.board.index
+        )
 
-    def _start_referee(self, closed: frozenset[Position], now: int, position: GamePosition | None = None) -> None:
+    def _start_referee(self, closed: frozenset[Crossing], now: int, position: Position | None = None) -> None:
         """Resume the record's game; or, given ``position``, begin a new set from it."""
         config = self.config
         assert self._store is not None
         occupied = self._cells_in(closed)
         self.service = RefereeService.start(
-            config.nest,
+            config.game,
             settings=dataclasses.replace(config.referee, computers=self.presenter.computers),  # as last chosen
             store=self._store,
             announce=self._announce,
@@ -481,18 +479,16 @@ class Daemon:
     def _open_sensor_log(self, occupied: list[str]) -> None:
         """Begin a sensor log of the raw readings, with what the nest holds."""
         if self._sensor_logs is not None and self.service is not None:
-            self._sensor_logs.begin(self._sensor_log_header(occupied))
+            self._sensor_logs.begin(self.sensor_log_header(occupied))
 
-    def _sensor_log_header(self, occupied: list[str]) -> list[str]:
-        """What a sensor log begins with: the position, if the nest shows it; else the
-        game's, and the cells occupied, as a position of red eggs."""
+    def sensor_log_header(self, occupied: list[str]) -> list[str]:
+        """What a sensor log begins with: the game's position, if one is played, and the
+        cells occupied, if the nest does not show it (docs/sensor-log.md)."""
         position = self.service.referee.position if self.service is not None else None
-        if position is not None and set(position.occupied()) == set(occupied):
-            return [f"position: {position.to_nfn()}"]
-        pieces = dict.fromkeys(occupied, Piece.from_letter("E"))
-        holds = GamePosition(pieces, Side.RED, nest=self.config.nest).to_nfn()
-        game = [f"game: {position.to_nfn()}"] if position is not None else []
-        return [*game, f"position: {holds}"]
+        header = [f"position: {position.to_text()}"] if position is not None else []
+        if position is None or set(position.pieces()) != set(occupied):
+            header.append(f"occupied: {' '.join(occupied)}")
+        return header
 
     # -- buttons --------------------------------------------------------------------------
 
@@ -506,7 +502,7 @@ class Daemon:
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
         try:
-            lineups = self.config.nest.lineup_names
+            lineups = self.config.game.lineups
             command_for(action, self.service, self.presenter, lineups=lineups, set_players=self.set_players)(now)
         except CommandError as error:
             logger.info("button ignored: %s", error)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from firmware_host.games.base import Game, Move, Outcome, Side
 from firmware_host.referee.signals import (
     ComputerMove,
     Corrected,
@@ -34,7 +35,6 @@ from firmware_host.referee.signals import (
     TakenBack,
     TurnStarted,
 )
-from firmware_host.rules import Kind, Move, Nest, Outcome, Piece, Position, Rule, Side, WinCondition
 from hardware.outputs import Blink, Screen
 
 HIDDEN_PIN = "****"  # the PIN, on the page of a player who has not given it
@@ -47,28 +47,6 @@ class View(Enum):
     QUESTION = "question"
     OVER = "over"
     SETUP = "setup"
-
-
-RULE_WORDS = {  # the rule broken, in a few words for the OLED
-    Rule.GAME_OVER: "the game is over",
-    Rule.NOT_A_CELL: "not a cell",
-    Rule.NOT_A_MOVE: "not a move",
-    Rule.NO_PIECE: "no piece there",
-    Rule.NOT_YOUR_TURN: "not your turn",
-    Rule.OWN_PIECE: "own piece there",
-    Rule.TOO_FAR: "too far",
-    Rule.BLOCKED: "no jumping",
-    Rule.NOT_FORWARD: "not forward",
-    Rule.CAPTURE_COMPULSORY: "must capture",
-    Rule.NOTATION: "not that move",
-    Rule.PASS_NOT_ALLOWED: "no passing",
-}
-CONDITION_WORDS = {
-    WinCondition.ONLY_CUCKOO_LEFT: "only cuckoo left",
-    WinCondition.CUCKOO_CAPTURED: "cuckoo captured",
-    WinCondition.CUCKOO_TOOK_NEST: "cuckoo took nest",
-    WinCondition.ENTERED_HOMEBASE: "entered homebase",
-}
 
 
 def step_text(step: FixStep) -> str:
@@ -85,7 +63,7 @@ class Presenter:
     """Follows the signals; :meth:`screen`, :meth:`lights` and :meth:`cells` say what
     to show now."""
 
-    nest: Nest
+    game: Game
     address: str = ""  # the web page's address, when the daemon serves one
     pin: str = ""  # the PIN players at other machines give the page, when one is needed
     view: View = View.STARTING
@@ -102,7 +80,7 @@ class Presenter:
     setup: SetupNeeded | None = None
     holding_result: bool = False  # the result stays up until the players touch the nest
     position: str = ""  # NFN after the last move
-    game: int = 1
+    number: int = 1  # of the game in its set
     warning: str = ""  # a missed capture under lenient refereeing, until the next move
     faults: set[str] = field(default_factory=set)
     sensors_connected: bool = True
@@ -120,7 +98,7 @@ class Presenter:
         if isinstance(signal, GameStarted | GameAbandoned | TakenBack):
             self.thinking, self.computer_move = False, None
         if isinstance(signal, GameStarted):
-            self.view, self.game, self.last_move, self.outcome, self.set_winner = (
+            self.view, self.number, self.last_move, self.outcome, self.set_winner = (
                 View.PLAYING,
                 signal.number,
                 None,
@@ -137,7 +115,7 @@ class Presenter:
         elif isinstance(signal, ComputerMove):
             self.thinking, self.computer_move = False, signal.move
         elif isinstance(signal, MoveAccepted):
-            self.last_move, self.warning, self.position, self.notice = signal.move, "", signal.nfn, ""
+            self.last_move, self.warning, self.position, self.notice = signal.move, "", signal.position, ""
         elif isinstance(signal, MissedCapture):
             self.warning = f"missed {' '.join(map(str, signal.captures))}"
         elif isinstance(signal, MoveRefused):
@@ -222,7 +200,9 @@ class Presenter:
             lines: list[str] = []
             if self.refused is not None and cause is CorrectionCause.ILLEGAL_MOVE:
                 attempt = f"{self.refused.attempt}: " if self.refused.attempt else ""
-                lines.append(attempt + (RULE_WORDS[self.refused.rule] if self.refused.rule else self.refused.reason))
+                lines.append(
+                    attempt + (self.game.rule_words(self.refused.rule) if self.refused.rule else self.refused.reason)
+                )
             elif cause is CorrectionCause.RESUMED:
                 lines.append("resumed game")
             steps = self.correction.steps
@@ -271,27 +251,22 @@ class Presenter:
         outcome = self.outcome
         assert outcome is not None
         if outcome.winner is None:
-            return Screen("DRAW", ("no side can move", "game played again"), footer)
+            return Screen("DRAW", (self.game.outcome_words(outcome), "game played again"), footer)
         headline = f"{outcome.winner.label.upper()} WINS"
-        if outcome.condition is None:
-            why = f"{outcome.winner.opponent.label} resigned"
-        else:
-            why = f"{CONDITION_WORDS[outcome.condition]} ({int(outcome.condition)})"
-        result: tuple[str, ...] = (why,)
+        result: tuple[str, ...] = (self.game.outcome_words(outcome),)
         if self.set_winner is not None:
             result += (f"and the set, {max(self.score)}-{min(self.score)}",)
         return Screen(headline, result, footer)
 
     def _deciding_cell(self) -> str | None:
-        """The piece that decided the game: the winner's lone cuckoo (condition 1), or
-        the piece that made the last move."""
+        """The piece that decided the game: the one the game names (Operation Cuckoo:
+        the winner's lone cuckoo), or else the piece that made the last move."""
         outcome = self.outcome
         if outcome is None or outcome.winner is None:
             return None
-        if outcome.condition is WinCondition.ONLY_CUCKOO_LEFT and self.position:
-            cuckoo = Piece(outcome.winner, Kind.CUCKOO)
-            pieces = Position.from_nfn(self.position, nest=self.nest).pieces()
-            return next((cell for cell, piece in pieces.items() if piece == cuckoo), None)
+        cell = self.game.outcome_cell(self.game.read_position(self.position), outcome) if self.position else None
+        if cell is not None:
+            return cell
         return self.last_move.target if self.last_move is not None else None
 
     # -- the lights ---------------------------------------------------------------------
@@ -335,7 +310,12 @@ class Presenter:
         elif self.view is View.SETUP and self.setup is not None:
             lit.update(dict.fromkeys(self.setup.fill, Blink.ON))
             lit.update(dict.fromkeys(self.setup.empty, Blink.FAST))
-        elif self.view is View.OVER and self.outcome is not None and self.outcome.condition is not None:
+        elif (
+            self.view is View.OVER
+            and self.outcome is not None
+            and self.outcome.winner
+            and not self.outcome.is_resignation
+        ):
             cell = self._deciding_cell()
             if cell is not None:
                 lit[cell] = Blink.FAST

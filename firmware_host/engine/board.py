@@ -96,7 +96,7 @@ class BoardTables:
 
     def play(self, node: Node, move: Move) -> tuple[Node, int]:
         """The node after ``move`` (one of :meth:`legal_moves` of ``node``), and what that
-        move decided (``rules.md`` §4, checked as after every move): :data:`ONGOING`,
+        move decided (``docs/rules.md`` §4, checked as after every move): :data:`ONGOING`,
         :data:`MOVER_WINS` or :data:`MOVER_LOSES`."""
         own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo, colour, key = node
         origin = move._origin_bit

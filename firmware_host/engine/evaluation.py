@@ -1,6 +1,6 @@
 """The static evaluation: how good a position is for the side to move, in centi-moves
 (100 is about one move of the cuckoos' race), for a game whose goals are turned
-upside down (``rules.md`` §4).
+upside down (``docs/rules.md`` §4).
 
 The terms, each for the side to move minus the same for its opponent:
 

@@ -6,25 +6,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING
 
+from firmware_host.games.base import Board, Move, Piece
 from firmware_host.referee.signals import Corrected, CorrectionCause, CorrectionNeeded, FixKind, FixStep, Signal
 from firmware_host.referee.tracker import TurnView
-from firmware_host.rules import Move, Nest, Piece
 
 if TYPE_CHECKING:
     from firmware_host.referee.referee import Referee
 
 
-def plan_correction(nest: Nest, occupied: Set[str], wanted: Mapping[str, Piece]) -> tuple[FixStep, ...]:
+def plan_correction(board: Board, occupied: Set[str], wanted: Mapping[str, Piece]) -> tuple[FixStep, ...]:
     """Steps that turn the nest's ``occupied`` cells into the position ``wanted``.
 
     Each cell that should be empty is paired with the nearest cell that should be full
     (the closest pairs first): "move the piece on X to Y". Cells left over are emptied
     or filled on their own. Empty when the nest already matches.
     """
-    extra = sorted(set(occupied) - set(wanted), key=nest.index)
-    missing = sorted(set(wanted) - set(occupied), key=nest.index)
+    extra = sorted(set(occupied) - set(wanted), key=board.index)
+    missing = sorted(set(wanted) - set(occupied), key=board.index)
     pairs = sorted(
-        ((nest.distance(source, target), nest.index(source), nest.index(target), source, target))
+        ((board.distance(source, target), board.index(source), board.index(target), source, target))
         for source in extra
         for target in missing
     )
@@ -76,7 +76,7 @@ class Correction:
         sensors, wanted = self.referee.sensors, self.view.pieces
         ignored = sensors.faulty.keys()
         sensed = (set(sensors.settled) - set(ignored)) | (set(wanted) & set(ignored))
-        return plan_correction(self.referee.nest, sensed, wanted)
+        return plan_correction(self.referee.board, sensed, wanted)
 
     def on_change(self, at: int, cell: str, *, settled: bool = True) -> list[Signal]:
         lifted, placed = self._wrong()

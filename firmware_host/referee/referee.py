@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_host.errors import NestrefError
+from firmware_host.games.base import Game, GameSet, Move, Outcome, Position, Side
 from firmware_host.referee.correction import Correction, undo_capture
 from firmware_host.referee.sensing import (
     LONG_AGO,
@@ -51,7 +52,6 @@ from firmware_host.referee.signals import (
 )
 from firmware_host.referee.tracker import Observation, TurnView
 from firmware_host.referee.turn import Turn
-from firmware_host.rules import PASS, GameSet, Move, Nest, Outcome, Position, Side
 
 
 class CommandError(NestrefError, ValueError):
@@ -72,7 +72,7 @@ class Settings:
 
     timing: Timing = field(default_factory=Timing)
     lenient: bool = False
-    """``rules.md`` §5: accept a step that misses a compulsory capture, with a warning."""
+    """``docs/rules.md`` §5: accept a step that misses a compulsory capture, with a warning."""
     first_starter: Side = Side.RED
     """Who starts the first game of a new set."""
     computers: frozenset[Side] = frozenset()
@@ -83,21 +83,22 @@ Phase = Setup | Turn | Correction
 
 
 class Referee:
-    """Referees the games of a set on one nest; see the module documentation."""
+    """Referees the games of a set on one board; see the module documentation."""
 
-    def __init__(self, nest: Nest, *, settings: Settings, lineup: str, occupied: Iterable[str], now: int) -> None:
-        """A referee for ``nest``, whose set is played from ``lineup``, with the nest's
-        sensors reading ``occupied`` at ``now``. Start it with :meth:`begin_game`,
-        :meth:`resume_game` or :meth:`await_setup`."""
-        nest.lineup(lineup)  # raises early for an unknown lineup
-        self.nest = nest
+    def __init__(self, game: Game, *, settings: Settings, lineup: str, occupied: Iterable[str], now: int) -> None:
+        """A referee for ``game`` on its board, whose set is played from ``lineup``, with
+        the board's sensors reading ``occupied`` at ``now``. Start it with
+        :meth:`begin_game`, :meth:`resume_game` or :meth:`await_setup`."""
+        game.check_lineup(lineup)  # raises early for an unknown lineup
+        self.game = game
+        self.board = board = game.board
         self.settings = settings
         self.timing = settings.timing
         self.lineup = lineup
         occupied = set(occupied)
         for cell in occupied:
-            nest.check_cell(cell)
-        self.sensors = SensorFilter(nest.cells, occupied, self.timing, now)
+            board.check_cell(cell)
+        self.sensors = SensorFilter(board.cells, occupied, self.timing, now)
         self.games = GameSet(first_starter=settings.first_starter)
         self.number = 1  # of the game being played, or set up next
         self.starter = settings.first_starter  # of that game
@@ -157,7 +158,7 @@ class Referee:
         self.games = games if games is not None else GameSet(first_starter=position.turn)
         self.number, self.starter, self.position = number, position.turn, position
         signals: list[Signal] = [
-            GameStarted(number, self.lineup, position.turn, position.to_nfn(), new_set=games is None)
+            GameStarted(number, self.lineup, position.turn, position.to_text(), new_set=games is None)
         ]
         self._set_started = True
         outcome = position.outcome()
@@ -186,7 +187,7 @@ class Referee:
 
     def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
         """One raw sensor reading of ``cell`` at ``now`` (times must not go back)."""
-        self.nest.check_cell(cell)
+        self.board.check_cell(cell)
         signals = self._advance(now)
         for event in self.sensors.read(cell, occupied, now):
             signals += self._on_sensor_event(event, now)
@@ -239,7 +240,7 @@ class Referee:
         signals = self._advance(now) + self._commit_provisional(now)
         if self.mode is Mode.SETUP or self.position is None:
             raise CommandError("no game is being played")
-        return signals + self._end_game(Outcome(side.opponent, None), now)
+        return signals + self._end_game(self.game.resignation(side), now)
 
     def new_game(self, now: int) -> list[Signal]:
         """Stop the game being played, if any (it does not count), and wait for the nest
@@ -258,8 +259,7 @@ class Referee:
         if self.mode is not Mode.SETUP or self._set_started:
             raise CommandError("the starting side and the lineup are chosen before a set begins")
         if lineup is not None:
-            self.nest.lineup(lineup)
-            self.lineup = lineup
+            self.lineup = self.game.check_lineup(lineup)
         if starter is not None:
             self.games, self.starter = GameSet(first_starter=starter), starter
         return signals + self._enter_setup(now)
@@ -291,7 +291,7 @@ class Referee:
             raise CommandError("the computer has no move to choose now")
         legal = position.legal_moves()
         if move not in legal:
-            raise CommandError(f"{move} is not a legal move in {position.to_nfn()}")
+            raise CommandError(f"{move} is not a legal move in {position.to_text()}")
         # (Never a pass: a side that can only pass passes at once, in _start_turn.)
         self._computer_move = legal[legal.index(move)]
         shown = ComputerMove(self._computer_move, position.turn, len(position.move_stack))
@@ -402,7 +402,7 @@ class Referee:
             )
         played = position.push(move, lenient=self.settings.lenient)
         signals: list[Signal] = self._close_question()
-        signals.append(MoveAccepted(played, side, len(position.move_stack), position.to_nfn()))
+        signals.append(MoveAccepted(played, side, len(position.move_stack), position.to_text()))
         if view.compulsory and not played.is_capture:
             signals.append(MissedCapture(played, view.compulsory))
         outcome = position.outcome()
@@ -442,10 +442,10 @@ class Referee:
 
     def start_next_game(self, at: int) -> list[Signal]:
         """The nest shows the lineup: the game set up starts."""
-        position = Position.from_lineup(self.lineup, turn=self.starter, nest=self.nest)
+        position = self.game.start(self.lineup, self.starter)
         self.position = position
         signals: list[Signal] = [
-            GameStarted(self.number, self.lineup, self.starter, position.to_nfn(), new_set=not self._set_started)
+            GameStarted(self.number, self.lineup, self.starter, position.to_text(), new_set=not self._set_started)
         ]
         self._set_started = True
         return signals + self._start_turn(at)
@@ -469,10 +469,11 @@ class Referee:
         assert position is not None
         self._computer_move = None
         signals: list[Signal] = []
-        if position.legal_moves() == [PASS]:
-            side = position.turn
-            position.push(PASS)
-            signals.append(MoveAccepted(PASS, side, len(position.move_stack), position.to_nfn()))
+        moves = position.legal_moves()
+        if len(moves) == 1 and moves[0].is_pass:
+            side, passing = position.turn, moves[0]
+            position.push(passing)
+            signals.append(MoveAccepted(passing, side, len(position.move_stack), position.to_text()))
             view = None
         view = view if view is not None else self._turn_view(position)
         self.phase = Turn(self, view, began=at if began is None else began)

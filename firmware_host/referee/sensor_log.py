@@ -2,7 +2,10 @@
 
 One event per line, ``<time_ms> <cell><sign>``: ``-`` when the cell became empty, ``+``
 when it became occupied. ``#`` starts a comment; before the first event, a comment
-``# lineup: <name>`` or ``# position: <NFN>`` says what the nest holds at the start.
+``# lineup: <name>`` or ``# position: <text>`` says what the nest holds at the start;
+``# occupied: <cells>`` after it, that the nest holds those cells instead (the daemon
+writes it when the nest does not show the game's position: pieces knocked over, say).
+``docs/sensor-log.md`` has the format.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from firmware_host.errors import NestrefError
-from firmware_host.rules import Nest, Position
+from firmware_host.games.base import Game, Position, Side
 
 _CHANGE = re.compile(r"([a-z]+[0-9]+)([+-])")
-_HEADER = re.compile(r"#\s*(lineup|position)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
+_HEADER = re.compile(r"#\s*(lineup|position|occupied)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
 
 
 class SensorLogError(NestrefError, ValueError):
@@ -37,12 +40,13 @@ class SensorEvent:
 
 @dataclass(frozen=True)
 class SensorLog:
-    """A parsed log: the position its header names (None: the standard lineup), and
+    """A parsed log: the position its header names (None: the usual lineup), and
     its events in order."""
 
     start: Position | None
     start_label: str | None  # the lineup name, or "position"
     events: tuple[SensorEvent, ...]
+    occupied: frozenset[str] | None = None  # the cells held at the start, if not the position's
 
 
 @dataclass(frozen=True)
@@ -54,16 +58,17 @@ class SensorLogStream:
     start: Position | None
     start_label: str | None
     events: Iterator[SensorEvent]
+    occupied: frozenset[str] | None = None  # the cells held at the start, if not the position's
 
 
-def stream_sensor_log(lines: Iterable[str], *, nest: Nest, source: str = "<sensor log>") -> SensorLogStream:
+def stream_sensor_log(lines: Iterable[str], *, game: Game, source: str = "<sensor log>") -> SensorLogStream:
     """Read a sensor log from ``lines`` (an open text file, or any iterable of lines),
     the header at once and the events as they are taken. Only ``\\n`` ends a line (a
     form feed in a comment is part of the comment); a trailing ``\\r`` is dropped.
     Raises :class:`SensorLogError` naming the line and what is wrong with it: an unknown
     cell, a bad time, time going backwards, a second header, anything else that is not
     an event, a comment or a blank line."""
-    parser = _LineParser(nest, source)
+    parser = _LineParser(game, source)
     numbered = enumerate(lines, start=1)
     first: SensorEvent | None = None
     for number, line in numbered:
@@ -80,7 +85,7 @@ def stream_sensor_log(lines: Iterable[str], *, nest: Nest, source: str = "<senso
             if event is not None:
                 yield event
 
-    return SensorLogStream(parser.start, parser.label, events())
+    return SensorLogStream(parser.start, parser.label, events(), parser.occupied)
 
 
 def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
@@ -93,20 +98,22 @@ def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
             raise SensorLogError(f"{source}:{number}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
-def read_sensor_log(text: str, *, nest: Nest, source: str = "<sensor log>") -> SensorLog:
+def read_sensor_log(text: str, *, game: Game, source: str = "<sensor log>") -> SensorLog:
     """Parse the whole text of a sensor log (:func:`stream_sensor_log`, all at once)."""
-    stream = stream_sensor_log(text.split("\n"), nest=nest, source=source)
-    return SensorLog(stream.start, stream.start_label, tuple(stream.events))
+    stream = stream_sensor_log(text.split("\n"), game=game, source=source)
+    return SensorLog(stream.start, stream.start_label, tuple(stream.events), stream.occupied)
 
 
 class _LineParser:
     """One line at a time: the header while no event has come, then events."""
 
-    def __init__(self, nest: Nest, source: str) -> None:
-        self.nest = nest
+    def __init__(self, game: Game, source: str) -> None:
+        self.game = game
+        self.board = game.board
         self.source = source
         self.start: Position | None = None
         self.label: str | None = None
+        self.occupied: frozenset[str] | None = None
         self.last_time = 0
         self.seen_event = False
 
@@ -123,14 +130,17 @@ class _LineParser:
         if not body:
             header = _HEADER.fullmatch("#" + comment.strip()) if comment and not self.seen_event else None
             if header is not None:
+                kind, value, _ = header.groups()
+                if kind.lower() == "occupied":
+                    self.occupied = self._cells(value, fail)
+                    return None
                 if self.label is not None:
                     raise fail("a second header: a log starts from one lineup or position")
-                kind, value, _ = header.groups()
                 try:
                     if kind.lower() == "lineup":
-                        self.start, self.label = Position.from_lineup(value, nest=self.nest), value
+                        self.start, self.label = self.game.start(value, Side.RED), value
                     else:
-                        self.start, self.label = Position.from_nfn(value, nest=self.nest), "position"
+                        self.start, self.label = self.game.read_position(value), "position"
                 except NestrefError as error:
                     raise fail(str(error)) from None
             return None
@@ -147,13 +157,26 @@ class _LineParser:
             raise fail(f"expected a cell and + or -, such as 'c3-', got {change[:20]!r}")
         cell, sign = match.groups()
         time_ms = int(time_text)
-        if cell not in self.nest:
-            raise fail(f"{cell} is not a cell of the nest {self.nest.name}")
+        if cell not in self.board:
+            try:
+                self.board.check_cell(cell)  # the board's own words for what is wrong
+            except NestrefError as error:
+                raise fail(str(error)) from None
         if time_ms < self.last_time:
             raise fail(f"time goes backwards: {time_ms} after {self.last_time}")
         self.last_time = time_ms
         self.seen_event = True
         return SensorEvent(time_ms, cell, sign == "+", number)
+
+    def _cells(self, text: str, fail: Callable[[str], SensorLogError]) -> frozenset[str]:
+        """The cells of an ``occupied:`` line: names of the board's cells, spaced."""
+        if self.occupied is not None:
+            raise fail("a second 'occupied' line")
+        cells = text.split()
+        for cell in cells:
+            if cell not in self.board:
+                raise fail(f"occupied: {cell[:20]!r} is not a cell of the board {self.board.name}")
+        return frozenset(cells)
 
 
 class SensorLogWriter:
@@ -165,8 +188,9 @@ class SensorLogWriter:
         self._write = write
 
     def comment(self, text: str) -> None:
-        """A comment line; ``lineup: <name>`` or ``position: <NFN>`` before the first
-        event is the log's header. A newline in ``text`` is written as a space."""
+        """A comment line; ``lineup: <name>`` or ``position: <text>`` (and
+        ``occupied: <cells>``) before the first event is the log's header. A newline in
+        ``text`` is written as a space."""
         self._write(f"# {' '.join(text.splitlines())}\n")
 
     def event(self, event: SensorEvent) -> None:

@@ -12,10 +12,10 @@ import logging
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from firmware_host.games.base import Game, Move, Position, Side
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import MoveAccepted, Signal
 from firmware_host.referee.store import GameStore, StorageUnavailableError
-from firmware_host.rules import Move, Nest, Position, Side
 
 Announce = Callable[[Signal], None]
 
@@ -40,7 +40,7 @@ class RefereeService:
     @classmethod
     def start(
         cls,
-        nest: Nest,
+        game: Game,
         *,
         settings: Settings,
         store: GameStore,
@@ -55,7 +55,7 @@ class RefereeService:
         set from ``position`` if given (the nest is taken to show it), or wait for the
         nest to be set up."""
         saved = store.load() if resume else None
-        referee = Referee(nest, settings=settings, lineup=saved.lineup if saved else lineup, occupied=occupied, now=now)
+        referee = Referee(game, settings=settings, lineup=saved.lineup if saved else lineup, occupied=occupied, now=now)
         service = cls(referee, store=store, announce=announce)
         if saved is not None and saved.position is not None and saved.games is not None and saved.starter:
             service._publish(

@@ -21,15 +21,15 @@ class Setup:
     def needed(self) -> SetupNeeded:
         """What the nest still needs, as it stands."""
         referee = self.referee
-        nest, sensors = referee.nest, referee.sensors
-        wanted = nest.lineup(referee.lineup).pieces
+        board, sensors = referee.board, referee.sensors
+        wanted = referee.game.lineup_pieces(referee.lineup)
         ignored = set(sensors.faulty)
         occupied = set(sensors.settled) - ignored
         return SetupNeeded(
             referee.lineup,
             referee.starter,
-            tuple(sorted(set(wanted) - occupied - ignored, key=nest.index)),
-            tuple(sorted(occupied - set(wanted), key=nest.index)),
+            tuple(sorted(set(wanted) - occupied - ignored, key=board.index)),
+            tuple(sorted(occupied - set(wanted), key=board.index)),
             referee.number,
         )
 

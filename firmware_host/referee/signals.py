@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from firmware_host.rules import Move, Outcome, Piece, Rule, Side
+from firmware_host.games.base import Move, Outcome, Piece, Side
 
 
 class FixKind(Enum):
@@ -60,7 +61,7 @@ class GameStarted:
     number: int  # within the set, from 1; replayed draws count too
     lineup: str
     starter: Side
-    nfn: str
+    position: str  # in the game's notation
     new_set: bool = False  # the first game started in a new set (not a game 1 played again)
 
     def to_text(self) -> str:
@@ -102,12 +103,13 @@ class ComputerMove:
 
 @dataclass(frozen=True)
 class MoveAccepted:
-    """A move was made and recorded; ``nfn`` is the position after it."""
+    """A move was made and recorded; ``position`` is the position after it, in the
+    game's notation."""
 
     move: Move
     side: Side
     ply: int  # this move's number in the game, from 1
-    nfn: str
+    position: str
 
     def to_text(self) -> str:
         return f"move {self.move}"
@@ -127,10 +129,11 @@ class MissedCapture:
 @dataclass(frozen=True)
 class MoveRefused:
     """What the players did is not a legal move. ``attempt`` is the move it looked like,
-    if any; ``rule`` the rule it breaks, if it is a move at all."""
+    if any; ``rule`` the rule it breaks (a value of the game's own), if it is a move at
+    all."""
 
     attempt: Move | None
-    rule: Rule | None
+    rule: Any
     reason: str
 
     def to_text(self) -> str:

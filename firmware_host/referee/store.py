@@ -14,57 +14,70 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_host.errors import NestrefError
+from firmware_host.games.base import Game, GameSet, Position, Side
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, Signal, TakenBack
-from firmware_host.rules import DRAW, GameSet, Move, Nest, Outcome, Position, Side, WinCondition
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The record's layout, kept in SQLite's ``user_version``: a database of an older
 layout is brought up to date when opened (:data:`MIGRATIONS`), one a newer nestref
 wrote is refused."""
 
-MIGRATIONS: dict[int, str] = {}
+MIGRATIONS: dict[int, str] = {
+    # 1 to 2: the record names the game; positions and how a game was won are kept in
+    # the game's own words, not Operation Cuckoo's (NFN, condition 1-4).
+    1: """
+        ALTER TABLE sets ADD COLUMN game TEXT NOT NULL DEFAULT 'cuckoo';
+        ALTER TABLE sets RENAME COLUMN nest TO board;
+        ALTER TABLE games RENAME COLUMN start_nfn TO start_position;
+        ALTER TABLE games RENAME COLUMN condition TO how;
+        ALTER TABLE moves RENAME COLUMN nfn TO position;
+    """,
+}
 """The statements that take a record from the layout of each version to the next."""
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS sets (
+CREATE TABLE sets (
     id INTEGER PRIMARY KEY,
-    nest TEXT NOT NULL,
+    board TEXT NOT NULL,              -- the board's name, from its board file
     lineup TEXT NOT NULL,
     first_starter TEXT NOT NULL,      -- 'red' or 'blue'
-    started_at INTEGER NOT NULL       -- wall clock, ms since the epoch
+    started_at INTEGER NOT NULL,      -- wall clock, ms since the epoch
+    game TEXT NOT NULL                -- the game's name, such as 'cuckoo'
 );
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE games (
     id INTEGER PRIMARY KEY,
     set_id INTEGER NOT NULL REFERENCES sets(id),
     number INTEGER NOT NULL,          -- within the set, from 1
     lineup TEXT NOT NULL,
     starter TEXT NOT NULL,
-    start_nfn TEXT NOT NULL,
+    start_position TEXT NOT NULL,     -- in the game's notation
     started_at INTEGER NOT NULL,
     ended_at INTEGER,
     result TEXT,                      -- 'red', 'blue', 'draw'; NULL while played
-    condition INTEGER,                -- 1-4; NULL for a draw or a resignation
+    how TEXT,                         -- how it was won, in the game's words; NULL for a resignation
     abandoned INTEGER NOT NULL DEFAULT 0
 );
-CREATE TABLE IF NOT EXISTS moves (
+CREATE TABLE moves (
     id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
     ply INTEGER NOT NULL,             -- from 1
     move TEXT NOT NULL,               -- notation, such as c3-c4, d4xe5, pass
-    nfn TEXT NOT NULL,                -- the position after it
+    position TEXT NOT NULL,           -- the position after it
     at INTEGER NOT NULL,              -- wall clock, ms since the epoch
     referee_ms INTEGER NOT NULL,      -- the referee's clock when it was accepted
     taken_back_at INTEGER
 );
-CREATE INDEX IF NOT EXISTS moves_of_game ON moves(game_id, id);
+CREATE INDEX moves_of_game ON moves(game_id, id);
 """
+"""The layout of :data:`SCHEMA_VERSION`, for a new record."""
 
 
 _RECORDED = (GameStarted, MoveAccepted, TakenBack, GameOver, GameAbandoned)
 
 
 class StoreError(NestrefError, RuntimeError):
-    """The game record cannot be used: not a nestref database, or another nest's."""
+    """The game record cannot be used: not a nestref database, or another game's or
+    board's."""
 
 
 class StorageUnavailableError(NestrefError, OSError):
@@ -89,19 +102,19 @@ class RecordedGame:
 
     number: int  # within its set, from 1
     moves: tuple[str, ...]  # the moves that stand (not taken back), oldest first
-    nfn: str  # the position after them
+    position: str  # the position after them, in the game's notation
 
 
 class GameStore:
     """The SQLite record. ``path`` may be ``":memory:"`` for a record that lasts as long
     as the process (a replay)."""
 
-    def __init__(self, path: str | Path, *, nest: Nest, clock: Callable[[], float], durable: bool = True) -> None:
+    def __init__(self, path: str | Path, *, game: Game, clock: Callable[[], float], durable: bool = True) -> None:
         """Open or create the record at ``path``; ``clock`` gives the wall-clock time in
         seconds; ``durable`` False for a record thrown away afterwards (a replay: no
         waiting for the disk). Raises :class:`StoreError` if it is not a nestref
         database."""
-        self.nest = nest
+        self.game = game
         self._clock = clock
         self.path = str(path)
         try:
@@ -118,32 +131,34 @@ class GameStore:
             raise StoreError(f"{path}: not a nestref game record: {error}") from None
 
     def _migrate(self) -> None:
-        """Create the record, or bring an older one up to :data:`SCHEMA_VERSION`, each
-        step in a transaction of its own. Raises :class:`StoreError` for a record a newer
-        nestref wrote."""
+        """Create the record, or bring an older one up to :data:`SCHEMA_VERSION`, in one
+        transaction: a record is either brought all the way or left as it was. Raises
+        :class:`StoreError` for a record a newer nestref wrote."""
         db = self._db
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path}: written by a newer nestref (record version {version}, this one knows"
-                f" {SCHEMA_VERSION}): update nestref"
-            )
-        if version == 0:  # new, or written before records had versions: the first layout
-            db.executescript(SCHEMA)
-            version = 1
-            db.execute(f"PRAGMA user_version = {version}")
-        while version < SCHEMA_VERSION:
-            db.execute("BEGIN IMMEDIATE")
+        db.execute("BEGIN IMMEDIATE")  # one process at a time looks and changes
+        try:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path}: written by a newer nestref (record version {version}, this one knows"
+                    f" {SCHEMA_VERSION}): update nestref"
+                )
+            scripts = [MIGRATIONS[step] for step in range(max(version, 1), SCHEMA_VERSION)]
+            if version == 0:
+                (tables,) = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()
+                if tables == 0:  # a new record; else one written before records had versions: layout 1
+                    scripts = [SCHEMA]
             try:
-                for statement in MIGRATIONS[version].split(";"):
-                    if statement.strip():
+                for script in scripts:
+                    for statement in _statements(script):
                         db.execute(statement)
-                version += 1
-                db.execute(f"PRAGMA user_version = {version}")
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+            except sqlite3.OperationalError as error:  # a layout not the one its version says
+                raise StoreError(f"{self.path}: cannot bring the record up to date: {error}") from None
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -184,24 +199,23 @@ class GameStore:
             if isinstance(signal, GameStarted):
                 if signal.new_set:
                     db.execute(
-                        "INSERT INTO sets (nest, lineup, first_starter, started_at) VALUES (?, ?, ?, ?)",
-                        (self.nest.name, signal.lineup, signal.starter.label, now),
+                        "INSERT INTO sets (game, board, lineup, first_starter, started_at) VALUES (?, ?, ?, ?, ?)",
+                        (self.game.name, self.game.board.name, signal.lineup, signal.starter.label, now),
                     )
                 db.execute(
-                    "INSERT INTO games (set_id, number, lineup, starter, start_nfn, started_at)"
+                    "INSERT INTO games (set_id, number, lineup, starter, start_position, started_at)"
                     " VALUES ((SELECT max(id) FROM sets), ?, ?, ?, ?, ?)",
-                    (signal.number, signal.lineup, signal.starter.label, signal.nfn, now),
+                    (signal.number, signal.lineup, signal.starter.label, signal.position, now),
                 )
             elif isinstance(signal, MoveAccepted):
                 db.execute(
-                    "INSERT INTO moves (game_id, ply, move, nfn, at, referee_ms)"
+                    "INSERT INTO moves (game_id, ply, move, position, at, referee_ms)"
                     " VALUES ((SELECT max(id) FROM games), ?, ?, ?, ?, ?)",
-                    (signal.ply, str(signal.move), signal.nfn, now, referee_ms),
+                    (signal.ply, str(signal.move), signal.position, now, referee_ms),
                 )
             elif isinstance(signal, TakenBack):
                 db.execute(
-                    "UPDATE games SET ended_at = NULL, result = NULL, condition = NULL"
-                    " WHERE id = (SELECT max(id) FROM games)"
+                    "UPDATE games SET ended_at = NULL, result = NULL, how = NULL WHERE id = (SELECT max(id) FROM games)"
                 )
                 db.execute(
                     "UPDATE moves SET taken_back_at = ? WHERE id = (SELECT max(id) FROM moves"
@@ -209,10 +223,10 @@ class GameStore:
                     (now,),
                 )
             elif isinstance(signal, GameOver):
-                outcome = signal.outcome
+                result, how = self.game.outcome_record(signal.outcome)
                 db.execute(
-                    "UPDATE games SET ended_at = ?, result = ?, condition = ? WHERE id = (SELECT max(id) FROM games)",
-                    (now, outcome.to_text(), None if outcome.condition is None else int(outcome.condition)),
+                    "UPDATE games SET ended_at = ?, result = ?, how = ? WHERE id = (SELECT max(id) FROM games)",
+                    (now, result, how),
                 )
             else:
                 db.execute(
@@ -233,53 +247,75 @@ class GameStore:
         """The last game recorded, with the moves of it that stand; None before the
         first. Raises :class:`StorageUnavailableError` if the record cannot be read now."""
         try:
-            game = self._db.execute("SELECT id, number, start_nfn FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            game = self._db.execute("SELECT id, number, start_position FROM games ORDER BY id DESC LIMIT 1").fetchone()
             if game is None:
                 return None
-            game_id, number, start_nfn = game
+            game_id, number, start = game
             rows = self._db.execute(
-                "SELECT move, nfn FROM moves WHERE game_id = ? AND taken_back_at IS NULL ORDER BY id", (game_id,)
+                "SELECT move, position FROM moves WHERE game_id = ? AND taken_back_at IS NULL ORDER BY id", (game_id,)
             ).fetchall()
         except sqlite3.OperationalError as error:  # the file locked for reading, or gone
             raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
-        return RecordedGame(number, tuple(move for move, _ in rows), rows[-1][1] if rows else start_nfn)
+        return RecordedGame(number, tuple(move for move, _ in rows), rows[-1][1] if rows else start)
 
     def load(self) -> SavedSet | None:
         """Where the last set stands, or None if nothing was recorded yet. Raises
-        :class:`StoreError` if it was played on another nest."""
-        row = self._db.execute("SELECT id, nest, lineup, first_starter FROM sets ORDER BY id DESC LIMIT 1").fetchone()
+        :class:`StoreError` if it was played on another board or is another game's,
+        or if it cannot be read."""
+        row = self._db.execute(
+            "SELECT id, game, board, lineup, first_starter FROM sets ORDER BY id DESC LIMIT 1"
+        ).fetchone()
         if row is None:
             return None
-        set_id, nest_name, lineup, first_starter = row
-        if nest_name != self.nest.name:
-            raise StoreError(f"the game record holds a set played on the nest {nest_name}, not {self.nest.name}")
+        set_id, game_name, board_name, lineup, first_starter = row
+        game = self.game
+        if game_name != game.name:
+            raise StoreError(f"{self.path}: the game record holds a set of {game_name}, not {game.name}")
+        if board_name != game.board.name:
+            raise StoreError(
+                f"{self.path}: the game record holds a set played on the board {board_name}, not {game.board.name}"
+            )
+        try:
+            return self._load_set(set_id, lineup, first_starter)
+        except NestrefError as error:  # a record edited by hand, or written by a changed game
+            raise StoreError(f"{self.path}: the last set cannot be read: {error}") from None
+
+    def _load_set(self, set_id: int, lineup: str, first_starter: str) -> SavedSet:
+        game = self.game
         games = GameSet(first_starter=Side.from_text(first_starter))
         last = None
-        for game in self._db.execute(
-            "SELECT id, number, starter, start_nfn, result, condition, abandoned FROM games"
+        for row in self._db.execute(
+            "SELECT id, number, starter, start_position, result, how, abandoned FROM games"
             " WHERE set_id = ? ORDER BY id",
             (set_id,),
         ):
-            game_id, number, starter, start_nfn, result, condition, abandoned = game
+            game_id, number, starter, start, result, how, abandoned = row
             if result is not None and not abandoned:
-                games = games.record(_outcome(result, condition))
-            last = game
+                games = games.record(game.outcome_from_record(result, None if how is None else str(how)))
+            last = row
         if last is None:
             return SavedSet(lineup, games, 1, games.next_starter, None)
-        game_id, number, starter, start_nfn, result, _, abandoned = last
+        game_id, number, starter, start, result, _, abandoned = last
         if abandoned:
             return SavedSet(lineup, games, number, Side.from_text(starter), None)
         if result is not None:
             if games.is_over():
                 return SavedSet(lineup, None, 1, None, None)
             return SavedSet(lineup, games, number + 1, games.next_starter, None)
-        position = Position.from_nfn(start_nfn, nest=self.nest)
+        position = game.read_position(start)
         for move in self.moves(game_id):
-            position.push(Move.from_text(move))
+            position.push(game.read_move(move))
         return SavedSet(lineup, games, number, Side.from_text(starter), position)
 
 
-def _outcome(result: str, condition: int | None) -> Outcome:
-    if result == "draw":
-        return DRAW
-    return Outcome(Side.from_text(result), None if condition is None else WinCondition(condition))
+def _statements(script: str) -> list[str]:
+    """The statements of an SQL script, split at the semicolons that end one (not those
+    in a comment)."""
+    statements, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                statements.append(pending)
+            pending = ""
+    return statements

@@ -22,10 +22,10 @@ Cells whose sensor is faulty are left out of every comparison.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, replace
 
-from firmware_host.rules import PASS, Footprint, Move, Piece, Position
+from firmware_host.games.base import Footprint, Move, Piece, Position
 
 Evidence = Callable[[str, str], bool | None]
 """``evidence(origin, target)``: whether ``target`` read empty since ``origin`` was
@@ -99,7 +99,7 @@ class TurnView:
         still choosing. Any other move is then refused, legal or not."""
         self.position = position
         self.lenient = lenient
-        self.pieces: dict[str, Piece] = position.pieces()
+        self.pieces: Mapping[str, Piece] = position.pieces()
         self.expected = frozenset(self.pieces)
         self.side = position.turn
         legal = position.legal_moves()
@@ -108,7 +108,7 @@ class TurnView:
         """The captures the rules make compulsory (``only`` aside), for the players."""
         accepted = list(legal)
         if lenient and self.compulsory:
-            accepted += [move for move in position.steps_ignoring_captures() if move not in accepted]
+            accepted += [move for move in position.lenient_moves() if move not in accepted]
         if only is not None:
             accepted = [move for move in accepted if move in only]
         self.only = only
@@ -162,8 +162,9 @@ class TurnView:
         if view is None:
             position = self.position.copy()
             position.push(move, lenient=self.lenient)
-            if position.legal_moves() == [PASS]:
-                position.push(PASS)
+            moves = position.legal_moves()
+            if len(moves) == 1 and moves[0].is_pass:
+                position.push(moves[0])
             view = self._after[move] = TurnView(position, lenient=self.lenient)
         return view
 
@@ -199,9 +200,9 @@ class TurnView:
 
     def _pushed_aside(self, footprint: Footprint, pushed: frozenset[str]) -> bool:
         """Whether ``pushed`` is a captured piece pushed onto a cell beside its target."""
-        nest = self.position.nest
+        board = self.position.board
         return len(pushed) == 1 and any(
-            nest.distance(cell, target) == 1 for cell in pushed for target in footprint.proofs
+            board.distance(cell, target) == 1 for cell in pushed for target in footprint.proofs
         )
 
     def is_under_way(self, seen: Observation, *, not_before: int = LONG_AGO) -> bool:

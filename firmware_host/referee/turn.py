@@ -23,8 +23,9 @@ asks.
 from __future__ import annotations
 
 from collections.abc import Set
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from firmware_host.games.base import Move
 from firmware_host.referee.correction import undo_capture
 from firmware_host.referee.signals import (
     CorrectionCause,
@@ -35,7 +36,6 @@ from firmware_host.referee.signals import (
     Signal,
 )
 from firmware_host.referee.tracker import Finished, Observation, Reading, TurnView, explain, unseen_and_lifting
-from firmware_host.rules import Move, Rule
 
 if TYPE_CHECKING:
     from firmware_host.referee.referee import Referee
@@ -173,8 +173,8 @@ class Turn:
     def _accounts_for(self, move: Move, visits: set[str]) -> bool:
         """Whether a single move explains the cells visited lately: each on its way, or
         beside it (a hand touching down as it carries a piece, a piece pushed aside)."""
-        nest, cells = self.referee.nest, self.view.footprints[move].cells
-        return all(any(nest.distance(visit, cell) <= 1 for cell in cells) for visit in visits)
+        board, cells = self.referee.board, self.view.footprints[move].cells
+        return all(any(board.distance(visit, cell) <= 1 for cell in cells) for visit in visits)
 
     def _waiting(self, at: int, ms: int) -> bool:
         """Whether to wait until ``ms`` after the last change: then it is decided again."""
@@ -305,21 +305,21 @@ class Turn:
 
         A piece "capturing" one of its own side shows nothing this does not: lifting two
         pieces and putting one back looks the same."""
-        view, nest = self.view, self.referee.nest
+        view, board, game = self.view, self.referee.board, self.referee.game
         attempts = [
-            Move(origin, target, True)
+            game.move(origin, target, capture=True)
             for origin in lifted
             for target, piece in view.pieces.items()
             if piece.side is not view.pieces[origin].side
             and target in seen.occupied
             and target not in seen.ignored
-            and nest.distance(origin, target) <= ATTEMPT_REACH
+            and board.distance(origin, target) <= ATTEMPT_REACH
             and seen.prompt_evidence(origin, target)
         ]
         attempts = [move for move in attempts if move not in view.moves]
         return min(
             attempts,
-            key=lambda m: (str(m.origin) not in view.own, nest.distance(str(m.origin), str(m.target))),
+            key=lambda m: (str(m.origin) not in view.own, board.distance(str(m.origin), str(m.target))),
             default=None,
         )
 
@@ -330,7 +330,7 @@ class Turn:
 
     def _diagnose(self, seen: Observation, attempt: Move | None) -> tuple[MoveRefused, tuple[FixStep, ...] | None]:
         """What the nest shows, as a refused move, and the first plan to undo it."""
-        view, nest = self.view, self.referee.nest
+        view, board = self.view, self.referee.board
         lifted, placed = view.difference(seen.occupied, seen.ignored)
         if attempt is not None:  # an illegal capture
             refusal = self._refusal(attempt)
@@ -343,30 +343,30 @@ class Turn:
                 # the mover's on a tie.
                 def key(origin: str) -> tuple[bool, int, bool, int]:
                     landed_first = seen.since(cell) < seen.since(origin) - 100
-                    return landed_first, nest.distance(origin, cell), origin not in view.own, nest.index(origin)
+                    return landed_first, board.distance(origin, cell), origin not in view.own, board.index(origin)
 
                 origin = min(lifted, key=key)
-                move = Move(origin, cell)
+                move = self.referee.game.move(origin, cell, capture=False)
                 refusal = self._refusal(move)
                 if refusal is not None:
                     return MoveRefused(move, *refusal), None
-                strays = sorted(lifted - view.liftable - {origin}, key=nest.index)
+                strays = sorted(lifted - view.liftable - {origin}, key=board.index)
                 reason = f"{move} was made while {', '.join(strays)} were disturbed"
                 return MoveRefused(None, None, reason), None
             return MoveRefused(None, None, f"a piece appeared on {cell}, where none should be"), None
         if len(placed) > 1:
-            cells = ", ".join(sorted(placed, key=nest.index))
+            cells = ", ".join(sorted(placed, key=board.index))
             return MoveRefused(None, None, f"pieces were put on {cells}: one move at a time"), None
-        strays = sorted(lifted - view.liftable, key=nest.index)
-        cell = strays[0] if strays else sorted(lifted, key=nest.index)[0]
+        strays = sorted(lifted - view.liftable, key=board.index)
+        cell = strays[0] if strays else sorted(lifted, key=board.index)[0]
         piece = view.pieces[cell]
         if piece.side is not view.side:
             reason = f"the {piece.label} on {cell} was lifted, but it is {view.side.label}'s turn"
-            rule = Rule.NOT_YOUR_TURN if not lifted & view.own else None
+            rule = self.referee.game.not_your_turn if not lifted & view.own else None
             return MoveRefused(None, rule, reason), None
         return MoveRefused(None, None, f"the {piece.label} on {cell} was lifted"), None
 
-    def _refusal(self, move: Move) -> tuple[Rule | None, str] | None:
+    def _refusal(self, move: Move) -> tuple[Any, str] | None:
         """Why ``move`` is refused now: the rule it breaks; or, on the computer's turn,
         that it is not the computer's move. None if it is accepted."""
         view = self.view

@@ -1,4 +1,4 @@
-"""The rules engine of Operation Cuckoo (``rules.md``): pure code, no I/O but reading a
+"""The rules engine of Operation Cuckoo (``docs/rules.md``): pure code, no I/O but reading a
 board file.
 
 >>> from firmware_host.rules import Move, Position
@@ -9,7 +9,7 @@ Move(origin='c3', target='c4', is_capture=False)
 <Side.BLUE: 'b'>
 """
 
-from firmware_host.rules.gameset import GameSet
+from firmware_host.games.base import GameSet
 from firmware_host.rules.moves import PASS, Footprint, IllegalMove, IllegalMoveError, Move, Rule
 from firmware_host.rules.nest import Direction, Lineup, Nest
 from firmware_host.rules.outcome import DRAW, Outcome, WinCondition

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_host.errors import NestrefError, NotationError
+from firmware_host.games.base import Footprint, IllegalMove
+
+__all__ = ["PASS", "Footprint", "IllegalMove", "IllegalMoveError", "Move", "Rule"]
 
 _MOVE_TEXT = re.compile(r"([a-z]+[0-9]+)([-x])([a-z]+[0-9]+)")
 
@@ -68,31 +71,6 @@ PASS = Move(None, None)
 """The move of a side that has no legal move while its opponent has one."""
 
 
-@dataclass(frozen=True, slots=True)
-class Footprint:
-    """What a move does to the nest as its switches feel it: they tell only whether a
-    cell holds a piece. The referee matches these against what the switches read, so
-    it needs no knowledge of the game's shapes of moves.
-
-    - ``empties``: cells that hold a piece before the move and none after it;
-    - ``fills``: cells empty before and occupied after;
-    - ``proofs``: cells occupied before and after, by another piece (a capture's
-      target): each must read empty, however briefly, after the move began, or the
-      move cannot be told from its piece held in the air;
-    - ``passes``: cells a piece slid along the way crosses, occupied for a moment.
-    """
-
-    empties: frozenset[str] = frozenset()
-    fills: frozenset[str] = frozenset()
-    proofs: frozenset[str] = frozenset()
-    passes: frozenset[str] = frozenset()
-
-    @property
-    def cells(self) -> frozenset[str]:
-        """Every cell the move touches."""
-        return self.empties | self.fills | self.proofs | self.passes
-
-
 class Rule(Enum):
     """The rule an illegal move breaks. The value says it in words."""
 
@@ -108,18 +86,6 @@ class Rule(Enum):
     CAPTURE_COMPULSORY = "capturing is compulsory"
     NOTATION = "a capture is written with x, a step with -"
     PASS_NOT_ALLOWED = "a side may pass only when it has no legal move"
-
-
-@dataclass(frozen=True)
-class IllegalMove:
-    """Why a move is illegal: the rule it breaks and a sentence a player understands."""
-
-    move: Move
-    rule: Rule
-    reason: str
-
-    def __str__(self) -> str:
-        return f"illegal move {self.move}: {self.reason}"
 
 
 class IllegalMoveError(NestrefError, ValueError):

@@ -10,7 +10,7 @@ from firmware_host.rules.pieces import Side
 
 class WinCondition(IntEnum):
     """The four winning conditions of the rulebook, numbered as there; checked in this
-    order after every move (``rules.md`` §4)."""
+    order after every move (``docs/rules.md`` §4)."""
 
     ONLY_CUCKOO_LEFT = 1
     """The winner's pieces were all captured except its cuckoo."""

@@ -1,5 +1,5 @@
 """Perft: counting the move paths of a given length, to check and time the engine
-(``rules.md`` §7)."""
+(``docs/rules.md`` §7)."""
 
 from __future__ import annotations
 

@@ -6,37 +6,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from firmware_host.errors import NotationError
+from firmware_host.games.base import Side
 
-
-class Side(Enum):
-    """One of the two players. The value is the letter NFN uses for the side to move."""
-
-    RED = "r"
-    BLUE = "b"
-
-    @property
-    def opponent(self) -> Side:
-        """The other side."""
-        return Side.BLUE if self is Side.RED else Side.RED
-
-    @property
-    def label(self) -> str:
-        """The side's name in messages: ``red`` or ``blue``."""
-        return self.name.lower()
-
-    @classmethod
-    def from_text(cls, text: str) -> Side:
-        """Read ``r``/``b`` or ``red``/``blue``.
-
-        Raises :class:`NotationError` for anything else.
-
-        >>> Side.from_text("blue")
-        <Side.BLUE: 'b'>
-        """
-        for side in cls:
-            if text in (side.value, side.label):
-                return side
-        raise NotationError(f"unknown side {text!r}: expected 'r', 'b', 'red' or 'blue'")
+__all__ = ["Kind", "Piece", "Side"]
 
 
 class Kind(Enum):

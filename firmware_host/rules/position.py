@@ -1,5 +1,5 @@
 """A position of Operation Cuckoo: where the pieces stand and whose turn it is, its
-legal moves, making and taking back moves, and how the game ends (``rules.md``)."""
+legal moves, making and taking back moves, and how the game ends (``docs/rules.md``)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ class Position:
 
     @classmethod
     def from_nfn(cls, text: str, *, nest: Nest | None = None) -> Position:
-        """Read a position in nest notation (``rules.md`` §6).
+        """Read a position in nest notation (``docs/rules.md`` §6).
 
         Raises :class:`NotationError` saying what is wrong, or :class:`PositionError`.
 
@@ -142,6 +142,22 @@ class Position:
             if filled != len(row):
                 raise unreadable(f"row {row_number} describes {filled} cells, the row has {len(row)}")
         return cls(pieces, Side.from_text(side_text), nest=nest)
+
+    # -- as every game's position (firmware_host.games.base.Position) ------------------
+
+    @property
+    def board(self) -> Nest:
+        """The nest the game is played on."""
+        return self.nest
+
+    def to_text(self) -> str:
+        """The position in the game's notation: NFN."""
+        return self.to_nfn()
+
+    def lenient_moves(self) -> list[Move]:
+        """What lenient refereeing accepts besides the legal moves: the steps ignoring
+        compulsory captures."""
+        return self.steps_ignoring_captures()
 
     def to_nfn(self) -> str:
         """The position in nest notation: rows north to south, then the side to move."""
@@ -271,7 +287,7 @@ class Position:
     def outcome(self) -> Outcome | None:
         """How the game has ended, or None while it goes on.
 
-        Read from the pieces alone (``rules.md`` §4): each condition in turn, for red
+        Read from the pieces alone (``docs/rules.md`` §4): each condition in turn, for red
         then for blue; then a draw if neither side has a legal move. From any position
         reached in play this is the result of the rule "after every move, check 1 to 4".
         """
@@ -298,7 +314,7 @@ class Position:
     def check_move(self, move: Move, *, lenient: bool = False) -> IllegalMove | None:
         """None if ``move`` is legal here, else the rule it breaks and why.
 
-        ``lenient`` (``rules.md`` §5) also accepts a step that is illegal only because
+        ``lenient`` (``docs/rules.md`` §5) also accepts a step that is illegal only because
         a capture was compulsory: the referee warns about the missed capture instead.
         """
         if self._find(move, lenient) is not None:
@@ -338,7 +354,7 @@ class Position:
 
     def steps_ignoring_captures(self) -> list[Move]:
         """The steps and double steps forward as if no capture were compulsory: what
-        lenient refereeing (``rules.md`` §5) accepts besides the legal moves. Empty when
+        lenient refereeing (``docs/rules.md`` §5) accepts besides the legal moves. Empty when
         the game is over."""
         if self._is_decided():
             return []

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.rules import Position, Side
+from firmware_host.games.base import Side
 from firmware_host.web.protocol import TableActions
 from hardware.display import render
 from hardware.outputs import Screen
@@ -26,21 +26,12 @@ class Picture:
         self._oled: tuple[object, dict[str, Any]] | None = None  # what was drawn, and its message
         self._public_oled: tuple[Screen, dict[str, Any]] | None = None  # the same without the PIN
 
-    def nest(self) -> dict[str, Any]:
-        nest = self.daemon.config.nest
-        home = {cell: side.label for side in Side for cell in nest.homebases(side)}
-        cells = [
-            {"name": cell, "q": nest.coordinates(cell)[0], "r": nest.coordinates(cell)[1], "home": home.get(cell)}
-            for cell in nest.cells
-        ]
-        return {"name": nest.name, "cells": cells}
-
     def table(self, snapshot: Snapshot) -> dict[str, Any]:
         if self.table_actions is not None:
             return self.table_actions.table_message()
         # The real nest: the pieces of the game as recorded.
-        nfn = snapshot.game.position
-        pieces = Position.from_nfn(nfn, nest=self.daemon.config.nest).pieces() if nfn else {}
+        recorded = snapshot.game.position
+        pieces = self.daemon.config.game.read_position(recorded).pieces() if recorded else {}
         return {"type": "table", "cells": {cell: piece.letter for cell, piece in pieces.items()}, "hand": [], "box": []}
 
     def oled(self, snapshot: Snapshot, *, show_pin: bool = True) -> dict[str, Any]:
@@ -78,7 +69,7 @@ class Picture:
             "waiting": list(game.waiting),
             "saved": game.saved,
             "score": list(game.score),
-            "nfn": game.position,
+            "position": game.position,
             "view": snapshot.view.value,
             "players": {side.label: "computer" if side in game.computers else "human" for side in Side},
             "level": game.level,

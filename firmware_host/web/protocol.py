@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from firmware_host.engine import LEVELS
 from firmware_host.errors import NestrefError
 
 MAX_LOG_BYTES = 1024 * 1024  # the largest sensor log a page may load, or a recording grow to
@@ -78,6 +77,16 @@ NOT_ACTIONS = {"pin", "resume"}  # asked before the page may act
 
 
 @dataclass(frozen=True)
+class Choices:
+    """What a page's values may be, from the game and the config."""
+
+    cells: frozenset[str]
+    lineups: tuple[str, ...]
+    buttons: tuple[str, ...]
+    levels: int  # the computer's levels are 1 to this
+
+
+@dataclass(frozen=True)
 class Request:
     """A message from a page, checked."""
 
@@ -86,7 +95,7 @@ class Request:
     id: int | str | None = None
 
 
-def parse_message(text: str, *, cells: frozenset[str], lineups: tuple[str, ...], buttons: tuple[str, ...]) -> Request:
+def parse_message(text: str, *, choices: Choices) -> Request:
     """Check one message whole. Raises :class:`BadMessageError` naming what is wrong."""
     try:
         data = json.loads(text)
@@ -115,7 +124,7 @@ def parse_message(text: str, *, cells: frozenset[str], lineups: tuple[str, ...],
                 raise BadMessageError(f"{kind}: missing {name}", ident)
             continue
         try:
-            fields[name] = _checked(kind, name, check, data[name], cells, lineups, buttons)
+            fields[name] = _checked(kind, name, check, data[name], choices)
         except BadMessageError as error:
             raise BadMessageError(str(error), ident) from None
     return Request(kind, fields, ident)
@@ -126,19 +135,17 @@ def _checked(
     name: str,
     check: str,
     value: Any,
-    cells: frozenset[str],
-    lineups: tuple[str, ...],
-    buttons: tuple[str, ...],
+    choices: Choices,
 ) -> Any:
     where = f"{kind}: {name}"
     if check == "cell":
-        if not isinstance(value, str) or value not in cells:
+        if not isinstance(value, str) or value not in choices.cells:
             raise BadMessageError(f"{where}: {shown(value)} is not a cell of the nest")
     elif check == "cells":
         if not isinstance(value, list) or not 2 <= len(value) <= 20:
             raise BadMessageError(f"{where}: a list of 2 to 20 cells")
         for cell in value:
-            _checked(kind, name, "cell", cell, cells, lineups, buttons)
+            _checked(kind, name, "cell", cell, choices)
     elif check == "int":
         if not isinstance(value, int) or isinstance(value, bool):
             raise BadMessageError(f"{where}: a whole number")
@@ -152,14 +159,16 @@ def _checked(
         if not isinstance(value, str):
             raise BadMessageError(f"{where}: a text")
     elif check == "lineup":
-        if value not in lineups:
-            raise BadMessageError(f"{where}: {shown(value)} is not one of: {', '.join(lineups)}")
-    elif check == "button" and value not in buttons:
-        raise BadMessageError(f"{where}: {shown(value)} is not one of: {', '.join(buttons)}")
+        if value not in choices.lineups:
+            raise BadMessageError(f"{where}: {shown(value)} is not one of: {', '.join(choices.lineups)}")
+    elif check == "button" and value not in choices.buttons:
+        raise BadMessageError(f"{where}: {shown(value)} is not one of: {', '.join(choices.buttons)}")
     elif check == "player" and value not in ("human", "computer"):
         raise BadMessageError(f"{where}: {shown(value)} is not one of: human, computer")
-    elif check == "level" and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= len(LEVELS)):
-        raise BadMessageError(f"{where}: a level from 1 to {len(LEVELS)}")
+    elif check == "level" and (
+        not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= choices.levels
+    ):
+        raise BadMessageError(f"{where}: a level from 1 to {choices.levels}")
     return value
 
 

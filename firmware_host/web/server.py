@@ -35,7 +35,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.engine import LEVELS
+from firmware_host.daemon.buttons import BUTTON_HELP
 from firmware_host.referee.signals import Signal
 from firmware_host.web.access import (
     WILDCARDS,
@@ -56,6 +56,7 @@ from firmware_host.web.protocol import (
     SPECTATOR_MESSAGE_BYTES,
     ActionError,
     BadMessageError,
+    Choices,
     Request,
     TableActions,
     parse_message,
@@ -116,10 +117,10 @@ class WebServer:
         self._acting = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self._frames: asyncio.Task[None] | None = None
-        nest = daemon.config.nest
-        self._cells = frozenset(nest.cells)
-        self._lineups = nest.lineup_names
-        self._buttons = tuple(daemon.config.buttons)
+        game = daemon.config.game
+        self._choices = Choices(
+            frozenset(game.board.cells), game.lineups, tuple(daemon.config.buttons), len(game.computer_levels)
+        )
         self._host_names = frozenset({"localhost", *daemon.config.web_hosts, *names_in(host)})
         web_files = resources.files("firmware_host.web").joinpath("page")
         self._files = {entry.name: entry for entry in web_files.iterdir() if entry.name.endswith(tuple(_CONTENT_TYPES))}
@@ -242,10 +243,15 @@ class WebServer:
             "mode": "sim" if self.table is not None else "spectator",
             "can_act": self.may_act(page),
             "pin_required": self.pin is not None,
-            "nest": self.picture.nest(),
-            "buttons": list(self._buttons),
-            "lineups": list(self._lineups),
-            "levels": [{"number": level.number, "name": level.name} for level in LEVELS],
+            "game": self.daemon.config.game.for_page(),
+            "buttons": [
+                {"name": name, "press": BUTTON_HELP[name][0], "hold": BUTTON_HELP[name][1]}
+                for name in self._choices.buttons
+            ],
+            "lineups": list(self._choices.lineups),
+            "levels": [
+                {"number": level.number, "name": level.name} for level in self.daemon.config.game.computer_levels
+            ],
         }
 
     def may_act(self, page: Page) -> bool:
@@ -262,7 +268,7 @@ class WebServer:
 
     async def _answer(self, page: Page, text: str) -> None:
         try:
-            request = parse_message(text, cells=self._cells, lineups=self._lineups, buttons=self._buttons)
+            request = parse_message(text, choices=self._choices)
         except BadMessageError as error:
             refusal: dict[str, Any] = {"type": "error", "message": _cut(str(error))}
             if error.id is not None:

@@ -16,19 +16,6 @@ const RETRY_MAX_MS = 10000;
 const STATUS_MS = 5000;
 const TOKEN_KEY = "nestref.session";
 
-const PIECES = {
-  E: { side: "red", kind: "egg" },
-  W: { side: "red", kind: "warbler" },
-  C: { side: "red", kind: "cuckoo" },
-  e: { side: "blue", kind: "egg" },
-  w: { side: "blue", kind: "warbler" },
-  c: { side: "blue", kind: "cuckoo" },
-};
-const BUTTON_HELP = {
-  confirm: ["Confirm the answer the OLED points at", "Hold: new game (this one does not count)"],
-  take_back: ["Take back the last move", "Hold: the side to move resigns"],
-  switch: ["Point at the next answer; before a set: the other side starts", "Hold (before a set): the next lineup"],
-};
 const VIEW_WORDS = {
   starting: "starting",
   setup: "setting up",
@@ -61,6 +48,7 @@ const ui = {
   greeted: false, // this connection's first hello has come
   pinId: null,
   resumeId: null,
+  pieces: {}, // the game's pieces by letter, from the hello
   cells: new Map(), // name -> {name, q, r, home, x, y, element, glow}
   byAxial: new Map(), // "q,r" -> the same cell
   selectedPiece: null, // a hand piece's id, for the next `put`
@@ -142,7 +130,8 @@ const handlers = {
     document.body.classList.toggle("spectator", spectator);
     $("mode-label").textContent = spectator ? "live" : "simulator";
     document.title = spectator ? "nestref: live game" : "nestref simulator";
-    buildNest(message.nest);
+    ui.pieces = message.game?.pieces ?? {};
+    buildNest(message.game?.board);
     buildButtons(message.buttons ?? []);
     buildLineups(message.lineups ?? []);
     buildLevels(message.levels ?? []);
@@ -389,20 +378,26 @@ function starPoints(tips, outer, inner) {
   return points.join(" ");
 }
 
-function pieceName(letter) {
-  const info = PIECES[letter];
-  return info ? `${info.side} ${info.kind}` : "piece not known yet";
+// The game's pieces (the server's hello says them): letter → side, name, shape, order.
+function pieceInfo(letter) {
+  return Object.hasOwn(ui.pieces, letter) ? ui.pieces[letter] : null;
 }
 
-// One drawing per kind, so a piece reads by its shape as well as its colour and letter:
-// an egg is egg-shaped, a warbler a diamond, the cuckoo a six-pointed badge.
+function pieceName(letter) {
+  const info = pieceInfo(letter);
+  return info ? `${info.side} ${info.name}` : "piece not known yet";
+}
+
+// One drawing per kind, so a piece reads by its shape as well as its colour and letter;
+// the game names the shape (Operation Cuckoo: an egg-shaped egg, a diamond for a
+// warbler, a six-pointed badge for the cuckoo).
 function pieceGlyph(letter) {
-  const info = PIECES[letter] ?? { side: "unknown", kind: "unknown" };
-  const group = svgElement("g", { class: `glyph ${info.side} ${info.kind}` });
+  const info = pieceInfo(letter) ?? { side: "unknown", name: "unknown", shape: "disc" };
+  const group = svgElement("g", { class: `glyph ${info.side} ${info.name} shape-${info.shape}` });
   let body;
-  if (info.kind === "egg") {
+  if (info.shape === "egg") {
     body = svgElement("path", { d: EGG_PATH });
-  } else if (info.kind === "warbler") {
+  } else if (info.shape === "diamond") {
     const half = 0.45 * R;
     body = svgElement("rect", {
       x: -half,
@@ -412,14 +407,14 @@ function pieceGlyph(letter) {
       rx: 0.12 * R,
       transform: "rotate(45)",
     });
-  } else if (info.kind === "cuckoo") {
+  } else if (info.shape === "star") {
     body = svgElement("polygon", { points: starPoints(6, 0.76 * R, 0.56 * R) });
   } else {
     body = svgElement("circle", { r: 0.55 * R });
   }
   body.classList.add("body");
   const text = svgElement("text", { class: "letter", dy: "0.35em" });
-  text.textContent = PIECES[letter] ? letter : "?";
+  text.textContent = pieceInfo(letter) ? letter : "?";
   group.append(body, text);
   return group;
 }
@@ -682,15 +677,14 @@ function markHand() {
 }
 
 const SIDE_ORDER = { red: 0, blue: 1 };
-const KIND_ORDER = { cuckoo: 0, warbler: 1, egg: 2 };
 
 function renderBox(box) {
   const container = $("box");
   container.replaceChildren();
   // Sorted, so that the box reads as two sets of pieces rather than the order they fell in.
   const rank = (piece) => {
-    const info = PIECES[piece.piece] ?? { side: "blue", kind: "egg" };
-    return SIDE_ORDER[info.side] * 10 + KIND_ORDER[info.kind];
+    const info = pieceInfo(piece.piece);
+    return info ? (SIDE_ORDER[info.side] ?? 2) * 100 + info.order : 1000;
   };
   for (const piece of [...box].sort((a, b) => rank(a) - rank(b))) {
     const item = trayItem(piece);
@@ -737,12 +731,11 @@ function renderStatusLights(status) {
   }
 }
 
-function buildButtons(names) {
+function buildButtons(buttons) {
   const container = $("buttons");
   container.replaceChildren();
-  for (const name of names) {
+  for (const { name, press: pressHelp, hold: holdHelp } of buttons) {
     const words = name.replace(/_/g, " ");
-    const [pressHelp, holdHelp] = BUTTON_HELP[name] ?? [`Press ${words}`, `Hold ${words}`];
     const pair = document.createElement("span");
     pair.className = "button-pair";
     const press = document.createElement("button");
@@ -847,7 +840,7 @@ function renderGame(game) {
   const [red, blue] = game.score ?? [0, 0];
   $("score").textContent = `red ${red} – ${blue} blue`;
   $("game-view").textContent = VIEW_WORDS[game.view] ?? game.view ?? "–";
-  $("nfn").textContent = game.nfn ?? "";
+  $("position-text").textContent = game.position ?? "";
   // Moves the referee took that are not on disk yet: not played until they are.
   const waiting = game.waiting ?? [];
   $("waiting").hidden = waiting.length === 0;

@@ -1,0 +1,453 @@
+"""What every game nestref referees has, and the interface the rest of nestref reaches a
+game through: the referee, the record, the screens, the web page, the command line.
+
+A game is two sides, red and blue, moving pieces on a board's cells in turn; the
+switches under the board feel only which cells hold a piece, so each move says what it
+does to them (its :class:`Footprint`). A game's package provides a :class:`Game`:
+its rules (positions, legal moves, how a game ends), its notation, its set-ups, and the
+words and drawings of its pieces. Operation Cuckoo is the one in
+:mod:`firmware_host.games.cuckoo`.
+
+A game's objects go back only to the game that made them: a move it generated to the
+position it came from, an outcome to its own words. So the methods that take them back
+take ``Any`` (a protocol cannot say "this game's own moves" without making every layer
+generic over the game's types); what a game hands out is typed by the protocols here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, Protocol
+
+from firmware_host.errors import GameSetError, NotationError
+
+
+class Side(Enum):
+    """One of the two players. The value is the letter the notations use for the side to
+    move."""
+
+    RED = "r"
+    BLUE = "b"
+
+    @property
+    def opponent(self) -> Side:
+        """The other side."""
+        return Side.BLUE if self is Side.RED else Side.RED
+
+    @property
+    def label(self) -> str:
+        """The side's name in messages: ``red`` or ``blue``."""
+        return self.name.lower()
+
+    @classmethod
+    def from_text(cls, text: str) -> Side:
+        """Read ``r``/``b`` or ``red``/``blue``.
+
+        Raises :class:`NotationError` for anything else.
+
+        >>> Side.from_text("blue")
+        <Side.BLUE: 'b'>
+        """
+        for side in cls:
+            if text in (side.value, side.label):
+                return side
+        raise NotationError(f"unknown side {text!r}: expected 'r', 'b', 'red' or 'blue'")
+
+
+@dataclass(frozen=True, slots=True)
+class Footprint:
+    """What a move does to the board as its switches feel it: they tell only whether a
+    cell holds a piece. The referee matches these against what the switches read, so
+    it needs no knowledge of the game's shapes of moves.
+
+    - ``empties``: cells that hold a piece before the move and none after it;
+    - ``fills``: cells empty before and occupied after;
+    - ``proofs``: cells occupied before and after, by another piece (a capture's
+      target): each must read empty, however briefly, after the move began, or the
+      move cannot be told from its piece held in the air;
+    - ``passes``: cells a piece slid along the way crosses, occupied for a moment.
+    """
+
+    empties: frozenset[str] = frozenset()
+    fills: frozenset[str] = frozenset()
+    proofs: frozenset[str] = frozenset()
+    passes: frozenset[str] = frozenset()
+
+    @property
+    def cells(self) -> frozenset[str]:
+        """Every cell the move touches."""
+        return self.empties | self.fills | self.proofs | self.passes
+
+
+class Outcome(Protocol):
+    """How a game ended: its winner (None: a draw), and whether the loser resigned."""
+
+    @property
+    def winner(self) -> Side | None: ...
+
+    @property
+    def is_resignation(self) -> bool: ...
+
+    def to_text(self) -> str:
+        """``red``, ``blue`` or ``draw``."""
+        ...
+
+
+class Piece(Protocol):
+    """A piece, as the referee and the screens see it: whose it is, and its name."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def letter(self) -> str:
+        """The piece in the game's notation."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """The piece in messages: ``red egg``."""
+        ...
+
+
+class Move(Protocol):
+    """A move: a piece from ``origin`` to ``target`` (a capture takes what ``target``
+    holds), or a pass (no cells). Equal moves compare and hash equal."""
+
+    @property
+    def origin(self) -> str | None: ...
+
+    @property
+    def target(self) -> str | None: ...
+
+    @property
+    def is_capture(self) -> bool: ...
+
+    @property
+    def is_pass(self) -> bool: ...
+
+    def to_text(self) -> str:
+        """The move in the game's notation."""
+        ...
+
+    def __hash__(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class IllegalMove:
+    """Why a move is illegal: the rule it breaks (a value of the game's own) and a
+    sentence a player understands."""
+
+    move: Move
+    rule: Any
+    reason: str
+
+    def __str__(self) -> str:
+        return f"illegal move {self.move.to_text()}: {self.reason}"
+
+
+class Position(Protocol):
+    """A position of a game being played: the pieces on the board, the side to move,
+    and the moves that led here (so that they can be taken back)."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def turn(self) -> Side: ...
+
+    @property
+    def move_stack(self) -> tuple[Move, ...]: ...
+
+    def pieces(self) -> Mapping[str, Piece]:
+        """The pieces, by cell."""
+        ...
+
+    def legal_moves(self) -> Sequence[Move]:
+        """The moves the side to move may make: empty when the game is over, a single
+        pass when it has none but must let the other side move."""
+        ...
+
+    def lenient_moves(self) -> Sequence[Move]:
+        """The moves a lenient referee lets stand besides the legal ones (a capture
+        missed where capturing is compulsory, say); empty if the game has none."""
+        ...
+
+    def check_move(self, move: Any, *, lenient: bool = False) -> IllegalMove | None:
+        """Why ``move`` may not be played now, or None if it may."""
+        ...
+
+    def footprint(self, move: Any) -> Footprint:
+        """What ``move``, one of the legal or lenient moves, does to the switches."""
+        ...
+
+    def push(self, move: Any, *, lenient: bool = False) -> Move:
+        """Play ``move``; raises :class:`~firmware_host.errors.NestrefError` if it may not
+        be played."""
+        ...
+
+    def pop(self) -> Move:
+        """Take the last move back."""
+        ...
+
+    def copy(self) -> Position: ...
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        ...
+
+    def is_over(self) -> bool: ...
+
+    def to_text(self) -> str:
+        """The position in the game's notation; :meth:`Game.read_position` reads it."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameSet:
+    """The games of a set so far, as an immutable value: :meth:`record` returns the
+    next one.
+
+    The first side to win two games wins the set. A drawn game is replayed and does not
+    count. The side that starts alternates from game to game, drawn games included: a
+    replayed game is started by the other side.
+
+    >>> from firmware_host.rules import Outcome, WinCondition
+    >>> games = GameSet(first_starter=Side.BLUE)
+    >>> games = games.record(Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED))
+    >>> games.score, games.next_starter
+    ((1, 0), <Side.RED: 'r'>)
+    """
+
+    WINS_NEEDED: ClassVar[int] = 2
+
+    first_starter: Side = Side.RED
+    """The side that starts the first game, chosen when the set begins."""
+    outcomes: tuple[Outcome, ...] = ()
+    """Every game played so far, draws included, in order."""
+
+    def wins(self, side: Side) -> int:
+        """The games ``side`` has won."""
+        return sum(1 for outcome in self.outcomes if outcome.winner is side)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Games won, red's then blue's."""
+        return self.wins(Side.RED), self.wins(Side.BLUE)
+
+    @property
+    def winner(self) -> Side | None:
+        """The side that has won the set, or None while it goes on."""
+        for side in Side:
+            if self.wins(side) >= self.WINS_NEEDED:
+                return side
+        return None
+
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def next_starter(self) -> Side:
+        """The side that starts the next game (the set may already be over)."""
+        return self.first_starter if len(self.outcomes) % 2 == 0 else self.first_starter.opponent
+
+    def record(self, outcome: Outcome) -> GameSet:
+        """The set after one more game ended with ``outcome``.
+
+        Raises :class:`GameSetError` if the set is already decided.
+        """
+        if self.winner is not None:
+            raise GameSetError(f"the set is over: {self.winner.label} has won it")
+        return GameSet(self.first_starter, (*self.outcomes, outcome))
+
+
+class Board(Protocol):
+    """The cells a game is played on, by name, in reading order."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def cells(self) -> tuple[str, ...]: ...
+
+    def __contains__(self, cell: object) -> bool: ...
+
+    def check_cell(self, cell: str) -> str:
+        """``cell``, if it is one of the board's; raises :class:`NotationError` if not."""
+        ...
+
+    def index(self, cell: str) -> int:
+        """The cell's place in reading order."""
+        ...
+
+    def distance(self, origin: str, target: str) -> int:
+        """The steps between two cells, as a piece moves."""
+        ...
+
+
+@dataclass(frozen=True)
+class ComputerLevel:
+    """One level of a game's computer opponent: ``number`` from 1 (a beginner) up."""
+
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ComputerChoice:
+    """The computer's move, and what its search found, for the log and the command line
+    (such as ``score``, ``depth``, ``nodes``, ``pv``), in order."""
+
+    move: Move
+    facts: Mapping[str, str]
+
+
+class Computer(Protocol):
+    """A game's computer opponent. It sees what the players see: a game of hidden
+    pieces gives it only the public view."""
+
+    def choose(
+        self, position: Any, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
+    ) -> ComputerChoice:
+        """The move for the side to move in ``position`` at ``level``; ``clock`` counts
+        seconds for its time cap, ``should_stop`` is asked now and then to give up (the
+        result is then not the level's)."""
+        ...
+
+    def analyse(
+        self, position: Any, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
+    ) -> ComputerChoice:
+        """The best move found within ``nodes`` or ``seconds``, at full strength."""
+        ...
+
+
+class Game(Protocol):
+    """A game on one board, as the rest of nestref reaches it: nothing outside the game's
+    package knows its rules, notation or pieces but through this."""
+
+    @property
+    def name(self) -> str:
+        """The game's name in configs and records: ``cuckoo``."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's name for people: ``Operation Cuckoo``."""
+        ...
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def lineups(self) -> tuple[str, ...]:
+        """The names of the set-ups a game may start from (lineups), the usual first."""
+        ...
+
+    def check_lineup(self, lineup: str) -> str:
+        """``lineup``, if it is one of :attr:`lineups`; raises a
+        :class:`~firmware_host.errors.NestrefError` naming the known ones if not."""
+        ...
+
+    def lineup_pieces(self, lineup: str) -> Mapping[str, Piece]:
+        """The pieces ``lineup`` puts on the board, by cell."""
+        ...
+
+    def start(self, lineup: str, turn: Side) -> Position:
+        """The position of a game set up from ``lineup``, ``turn`` to move."""
+        ...
+
+    def read_position(self, text: str) -> Position:
+        """A position from the game's notation on this board. Raises a
+        :class:`~firmware_host.errors.NestrefError` saying what is wrong."""
+        ...
+
+    def read_move(self, text: str) -> Move:
+        """A move from the game's notation (checked against a position only when
+        played). Raises a :class:`~firmware_host.errors.NestrefError`."""
+        ...
+
+    def move(self, origin: str, target: str, *, capture: bool) -> Move:
+        """The move of a piece from ``origin`` to ``target``, legal or not: what the
+        referee names a move it saw made."""
+        ...
+
+    @property
+    def not_your_turn(self) -> Any:
+        """The rule broken by touching the other side's pieces."""
+        ...
+
+    def resignation(self, resigning: Side) -> Outcome:
+        """The outcome of a game ``resigning`` gave up."""
+        ...
+
+    def outcome_record(self, outcome: Any) -> tuple[str, str | None]:
+        """How the record keeps ``outcome``: its result (``red``, ``blue``, ``draw``) and
+        how it came, in the game's words (None for a resignation)."""
+        ...
+
+    def outcome_from_record(self, result: str, how: str | None) -> Outcome:
+        """The outcome the record keeps as ``result`` and ``how``. Raises a
+        :class:`~firmware_host.errors.NestrefError` for one it cannot read."""
+        ...
+
+    def outcome_words(self, outcome: Any) -> str:
+        """Why the game ended, in a few words for the OLED: ``cuckoo captured (2)``."""
+        ...
+
+    def outcome_cell(self, position: Any, outcome: Any) -> str | None:
+        """The cell the lights show to say how the game was won (None: the cell of the
+        last move's target)."""
+        ...
+
+    def rule_words(self, rule: Any) -> str:
+        """The rule a refused move broke, in a few words for the OLED."""
+        ...
+
+    def for_page(self) -> Mapping[str, Any]:
+        """What the web page needs to draw the game, as JSON: its ``name`` and
+        ``title``; the ``board`` (its ``shape``, such as ``hex``, and its ``cells``, each
+        with its ``name``, its coordinates and the side whose home it is, if any); the
+        ``pieces`` by letter (``side``, ``name``, ``shape`` of the drawing, ``order`` in
+        the box); and ``rules``, a few paragraphs of how to play."""
+        ...
+
+    @property
+    def computer_levels(self) -> tuple[ComputerLevel, ...]:
+        """The computer opponent's levels, weakest first, numbered from 1."""
+        ...
+
+    def computer(self, seed: int) -> Computer:
+        """A computer opponent; ``seed`` makes its choices repeatable."""
+        ...
+
+    def legend(self) -> str:
+        """The pieces' letters in the diagrams, in a sentence."""
+        ...
+
+    def diagram(self, position: Any) -> str:
+        """The position as text for the terminal."""
+        ...
+
+    def picture(self, pieces: Mapping[str, Any] | None = None) -> str:
+        """The board as an SVG document, with ``pieces`` if given."""
+        ...
+
+    def perft(self, position: Any, depth: int) -> int:
+        """The number of move sequences of length ``depth`` from ``position`` (a pass
+        counts as a move, a finished game has none); ``position`` ends unchanged."""
+        ...
+
+
+def divide(game: Game, position: Position, depth: int) -> list[tuple[Move, int]]:
+    """Perft split by first move: each legal move with the perft of ``depth - 1`` after
+    it. ``depth`` must be at least 1."""
+    if depth < 1:
+        raise ValueError("divide needs a depth of at least 1")
+    counts = []
+    for move in position.legal_moves():
+        position.push(move)
+        counts.append((move, game.perft(position, depth - 1)))
+        position.pop()
+    return counts

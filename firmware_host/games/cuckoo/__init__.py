@@ -1,0 +1,225 @@
+"""Operation Cuckoo behind the interface every game has (:class:`~firmware_host.games.base.Game`):
+its rules (:mod:`firmware_host.rules`), its computer opponent
+(:mod:`firmware_host.engine`), its pictures (:mod:`firmware_host.drawing`) and its words.
+
+>>> game = load(None)
+>>> position = game.start("standard", Side.RED)
+>>> game.read_position(position.to_text()).to_text() == position.to_text()
+True
+>>> game.outcome_words(game.outcome_from_record("blue", "2"))
+'cuckoo captured (2)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from firmware_host.drawing import nest_svg, text_diagram
+from firmware_host.engine import LEVELS, Engine, Limits, SearchResult, level
+from firmware_host.errors import NotationError
+from firmware_host.games.base import ComputerChoice, ComputerLevel
+from firmware_host.rules import DRAW, Kind, Move, Nest, Outcome, Piece, Position, Rule, Side, WinCondition, perft
+
+NAME = "cuckoo"
+
+RULE_WORDS = {  # the rule broken, in a few words for the OLED
+    Rule.GAME_OVER: "the game is over",
+    Rule.NOT_A_CELL: "not a cell",
+    Rule.NOT_A_MOVE: "not a move",
+    Rule.NO_PIECE: "no piece there",
+    Rule.NOT_YOUR_TURN: "not your turn",
+    Rule.OWN_PIECE: "own piece there",
+    Rule.TOO_FAR: "too far",
+    Rule.BLOCKED: "no jumping",
+    Rule.NOT_FORWARD: "not forward",
+    Rule.CAPTURE_COMPULSORY: "must capture",
+    Rule.NOTATION: "not that move",
+    Rule.PASS_NOT_ALLOWED: "no passing",
+}
+CONDITION_WORDS = {  # how a game was won, in a few words for the OLED
+    WinCondition.ONLY_CUCKOO_LEFT: "only cuckoo left",
+    WinCondition.CUCKOO_CAPTURED: "cuckoo captured",
+    WinCondition.CUCKOO_TOOK_NEST: "cuckoo took nest",
+    WinCondition.ENTERED_HOMEBASE: "entered homebase",
+}
+PIECE_SHAPES = {Kind.EGG: "egg", Kind.WARBLER: "diamond", Kind.CUCKOO: "star"}
+"""How the web page draws each kind, so a piece reads by its shape as well as its
+colour and letter."""
+
+HOW_TO_PLAY = (
+    "Each side has eggs, warblers and one cuckoo. On your turn move one piece forward, or capture.",
+    "An egg steps one cell forward. A warbler or the cuckoo moves one or two cells "
+    "forward in a straight line, never jumping over a piece.",
+    "A capture takes an enemy piece one cell away (two for a warbler or the cuckoo, in a "
+    "straight line over an empty cell) in any direction: lift it off and put your piece "
+    "in its place. If you can capture, you must.",
+    "You win when you capture the other cuckoo, when your cuckoo reaches one of the "
+    "other side's homebases, when an enemy piece other than its cuckoo enters one of "
+    "yours, or when all you have left is your cuckoo.",
+    "A side that cannot move passes; when neither can, the game is drawn and played again. "
+    "A set is the best of three games; the side that starts takes turns.",
+)
+
+
+class CuckooGame:
+    """Operation Cuckoo on one nest."""
+
+    name = NAME
+    title = "Operation Cuckoo"
+    not_your_turn = Rule.NOT_YOUR_TURN
+    computer_levels = tuple(ComputerLevel(each.number, each.name) for each in LEVELS)
+
+    def __init__(self, nest: Nest) -> None:
+        self.nest = nest
+
+    def __repr__(self) -> str:
+        return f"CuckooGame({self.nest.name!r})"
+
+    @property
+    def board(self) -> Nest:
+        return self.nest
+
+    @property
+    def lineups(self) -> tuple[str, ...]:
+        default = self.nest.default_lineup
+        return (default, *(name for name in self.nest.lineup_names if name != default))
+
+    def check_lineup(self, lineup: str) -> str:
+        self.nest.lineup(lineup)
+        return lineup
+
+    def lineup_pieces(self, lineup: str) -> Mapping[str, Piece]:
+        return self.nest.lineup(lineup).pieces
+
+    def start(self, lineup: str, turn: Side) -> Position:
+        return Position.from_lineup(lineup, turn=turn, nest=self.nest)
+
+    def read_position(self, text: str) -> Position:
+        return Position.from_nfn(text, nest=self.nest)
+
+    def read_move(self, text: str) -> Move:
+        return Move.from_text(text)
+
+    def move(self, origin: str, target: str, *, capture: bool) -> Move:
+        return Move(origin, target, capture)
+
+    # -- outcomes -----------------------------------------------------------------------
+
+    def resignation(self, resigning: Side) -> Outcome:
+        return Outcome(resigning.opponent, None)
+
+    def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
+        return outcome.to_text(), None if outcome.condition is None else str(int(outcome.condition))
+
+    def outcome_from_record(self, result: str, how: str | None) -> Outcome:
+        if result == "draw":
+            return DRAW
+        try:
+            condition = None if how is None else WinCondition(int(how))
+        except ValueError:
+            raise NotationError(f"no winning condition {how!r}: the conditions are 1 to 4") from None
+        return Outcome(Side.from_text(result), condition)
+
+    def outcome_words(self, outcome: Outcome) -> str:
+        if outcome.winner is None:
+            return "no side can move"
+        if outcome.condition is None:
+            return f"{outcome.winner.opponent.label} resigned"
+        return f"{CONDITION_WORDS[outcome.condition]} ({int(outcome.condition)})"
+
+    def outcome_cell(self, position: Position, outcome: Outcome) -> str | None:
+        """The winner's lone cuckoo, for condition 1."""
+        if outcome.winner is None or outcome.condition is not WinCondition.ONLY_CUCKOO_LEFT:
+            return None
+        cuckoo = Piece(outcome.winner, Kind.CUCKOO)
+        return next((cell for cell, piece in position.pieces().items() if piece == cuckoo), None)
+
+    def rule_words(self, rule: Any) -> str:
+        return RULE_WORDS.get(rule, "not allowed")
+
+    # -- the computer --------------------------------------------------------------------
+
+    def computer(self, seed: int) -> CuckooComputer:
+        return CuckooComputer(seed)
+
+    # -- pictures and words ---------------------------------------------------------------
+
+    def legend(self) -> str:
+        return "Pieces: E W C red egg, warbler, cuckoo; e w c blue; _ an empty homebase."
+
+    def diagram(self, position: Position) -> str:
+        return text_diagram(position)
+
+    def picture(self, pieces: Mapping[str, Piece] | None = None) -> str:
+        return nest_svg(self.nest, dict(pieces) if pieces is not None else None)
+
+    def for_page(self) -> Mapping[str, Any]:
+        return _page(self.nest)
+
+    def perft(self, position: Position, depth: int) -> int:
+        return perft(position, depth)
+
+
+@cache
+def _page(nest: Nest) -> dict[str, Any]:
+    home = {cell: side.label for side in Side for cell in nest.homebases(side)}
+    cells = [
+        {"name": cell, "q": nest.coordinates(cell)[0], "r": nest.coordinates(cell)[1], "home": home.get(cell)}
+        for cell in nest.cells
+    ]
+    pieces = {
+        piece.letter: {
+            "side": side.label,
+            "name": kind.label,
+            "shape": PIECE_SHAPES[kind],
+            "order": order,
+        }
+        for side in Side
+        for order, kind in enumerate((Kind.CUCKOO, Kind.WARBLER, Kind.EGG))
+        for piece in (Piece(side, kind),)
+    }
+    return {
+        "name": NAME,
+        "title": CuckooGame.title,
+        "board": {"name": nest.name, "shape": "hex", "cells": cells},
+        "pieces": pieces,
+        "rules": list(HOW_TO_PLAY),
+    }
+
+
+class CuckooComputer:
+    """The engine, as the computer opponent every game has."""
+
+    def __init__(self, seed: int) -> None:
+        self._engine = Engine(seed=seed)
+
+    def choose(
+        self, position: Position, level_number: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
+    ) -> ComputerChoice:
+        result = self._engine.choose(position, level(level_number), clock=clock, should_stop=should_stop)
+        return _choice(result)
+
+    def analyse(
+        self, position: Position, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
+    ) -> ComputerChoice:
+        return _choice(self._engine.search(position, Limits(nodes=nodes, seconds=seconds), clock=clock))
+
+
+def _choice(result: SearchResult) -> ComputerChoice:
+    facts = {
+        "score": result.score_text(),
+        "depth": str(result.depth),
+        "nodes": str(result.nodes),
+        "time": f"{result.seconds or 0.0:.2f} s",
+        "pv": " ".join(map(str, result.pv)),
+    }
+    return ComputerChoice(result.move, facts)
+
+
+def load(board: str | Path | None) -> CuckooGame:
+    """Operation Cuckoo on the nest of the board file ``board`` (None: the default
+    nest). Raises :class:`~firmware_host.errors.BoardFileError`."""
+    return CuckooGame(Nest.load(board) if board is not None else Nest.default())
