@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
+from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Piece, Side
 from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
@@ -267,7 +268,7 @@ class Simulator:
         position (and the cells occupied, if they are not the position's)."""
         board = self.daemon.config.game.board
         occupied = sorted(self.table.cells, key=board.index)
-        header = "\n".join(f"# {line}" for line in self.daemon.sensor_log_header(occupied))
+        header = "\n".join(f"# {line}" for line in log_header(self.daemon.position_now(), occupied))
         self.recording = Recording(header, self.clock(), size=len(header) + 1)
 
     def stop_recording(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.referee.signals import CorrectionNeeded, MoveAccepted, MoveQuestion, MoveRefused, Signal
@@ -52,6 +52,8 @@ def judge(played: Played, timed: list[tuple[int, Signal]]) -> None:
     max_examples=500, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(SEEDS, st.sampled_from(LINEUPS), st.booleans(), st.booleans(), st.booleans())
+# A capture no scan saw, then illegal attempts by both sides, undone, around the reply.
+@example(4174798, "standard", False, False, True)
 def test_the_referee_reads_every_game_real_hands_play(seed, lineup, polled, push_flicker, illegal):
     rng = random.Random(seed)
     start, moves = random_game(rng, lineup, plies=300)

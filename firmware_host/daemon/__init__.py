@@ -6,12 +6,14 @@ and the lights; the computer chooses its moves beside it.
   subscription to what it announces, for the web page and the simulator;
 - :mod:`.devices`: opening the hardware the config names;
 - :mod:`.root`: running it until SIGTERM, with whatever serves beside it;
-- :mod:`.config`, :mod:`.presenter`, :mod:`.buttons`, :mod:`.computer`,
+- :mod:`.snapshot`: what the nest shows at one moment, as one value;
+- :mod:`.config`, :mod:`.presenter`, :mod:`.outputs`, :mod:`.buttons`, :mod:`.computer`,
   :mod:`.diagnostics`, :mod:`.sensor_logs`: the parts it is made of.
 """
 
 from firmware_host.daemon.devices import Devices, open_devices, open_switches
-from firmware_host.daemon.loop import Daemon, Snapshot
+from firmware_host.daemon.loop import Daemon
 from firmware_host.daemon.root import Service, serve
+from firmware_host.daemon.snapshot import Snapshot
 
 __all__ = ["Daemon", "Devices", "Service", "Snapshot", "open_devices", "open_switches", "serve"]

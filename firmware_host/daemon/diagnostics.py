@@ -32,11 +32,18 @@ def place_name(position: Crossing, names: Mapping[Crossing, str]) -> str:
     return names.get(position, f"r{position[0]}c{position[1]}")
 
 
-def boot_checks(scans: Sequence[frozenset[Crossing]], matrix: Mapping[str, Crossing]) -> list[Finding]:
+EMPTY_NEST_MAX = 3  # at most this many closed switches at start look like faults, not pieces
+
+
+def boot_checks(
+    scans: Sequence[frozenset[Crossing]], matrix: Mapping[str, Crossing], *, occupied: Sequence[str] = ()
+) -> list[Finding]:
     """What a few scans in a row, with nobody touching the nest, show to be wrong: a
     switch that flickers, or one closed where the map puts nothing (a wiring mistake,
-    or a stuck switch). A dead or stuck switch under a cell shows only in play, or in
-    ``nestref calibrate``."""
+    or a stuck switch); and, given the cells ``occupied`` on a nest that should be empty
+    (no game in the record), a few of them closed (a stuck switch, or a piece left on;
+    more than ``EMPTY_NEST_MAX`` are pieces set up). A dead or stuck switch under a cell
+    shows only in play, or in ``nestref calibrate``."""
     names = {position: name for name, position in matrix.items()}
     findings = []
     changing = sorted({p for a, b in itertools.pairwise(scans) for p in a ^ b})
@@ -50,6 +57,8 @@ def boot_checks(scans: Sequence[frozenset[Crossing]], matrix: Mapping[str, Cross
         findings.append(
             Finding("closed, where the map puts no cell or button", tuple(place_name(p, names) for p in unmapped))
         )
+    if 0 < len(occupied) <= EMPTY_NEST_MAX:
+        findings.append(Finding("closed on an empty nest (stuck, or a piece left on?)", tuple(occupied)))
     return findings
 
 

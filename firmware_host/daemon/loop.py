@@ -19,26 +19,25 @@ import queue
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from PIL import Image
 
 from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
 from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
-from firmware_host.daemon.diagnostics import Finding, boot_checks
+from firmware_host.daemon.diagnostics import boot_checks
+from firmware_host.daemon.outputs import Outputs
 from firmware_host.daemon.presenter import Presenter, View
-from firmware_host.daemon.sensor_logs import SensorLogs
+from firmware_host.daemon.sensor_logs import SensorLogs, log_header
+from firmware_host.daemon.snapshot import GameShown, Snapshot
+from firmware_host.daemon.switches import SwitchMap
 from firmware_host.games.base import ComputerChoice, Move, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
 from hardware.buttons import PinButtons
-from hardware.outputs import Screen, WiringErrors
 from hardware.sensors import Crossing, ScanUpdate
 
 if TYPE_CHECKING:
@@ -48,51 +47,10 @@ logger = logging.getLogger(__name__)
 
 BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
 ACTIVE_S = 30.0  # after a change, scan fast for this long
-EMPTY_NEST_MAX = 3  # at most this many closed switches at start look like faults, not pieces
 # While the computer thinks, its thread hands the interpreter back to the loop this often.
 # Python's default, 5 ms, makes the loop's turns start up to 12 ms late (p99), 0.5 ms
 # about 5 ms, for no loss of search speed (benchmarks/computer_at_the_nest.py).
 SWITCH_INTERVAL_S = 0.0005
-
-
-@dataclass(frozen=True)
-class GameShown:
-    """The game as the nest's screens show it: its moves as the record on disk has them
-    (a move waiting to be recorded is among ``waiting``, never among ``moves``)."""
-
-    number: int
-    to_move: Side | None  # while a move is being made (or put right, or asked about)
-    moves: tuple[str, ...]
-    waiting: tuple[str, ...]
-    saved: bool  # False while the record cannot be written
-    score: tuple[int, int]  # the set's, red's first
-    position: str  # the position the record holds, in the game's notation; "" between games
-    lineup: str
-    computers: frozenset[Side]
-    level: int
-    thinking: bool  # the computer is choosing the move of the side to move
-    computer_move: Move | None  # its move, for the players to make
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What the nest shows now, for the web page and the simulator: the OLED, the lights
-    and the game, never ahead of the record."""
-
-    view: View
-    screen: Screen  # what the OLED says
-    public_screen: Screen  # the same with the PIN starred out, for a page without it
-    oled_frames: int  # frames sent to the OLED so far (a new one: a new image)
-    oled_image: Image.Image | None  # the last frame sent, if an OLED is fitted
-    status_lights: dict[str, bool]  # each light fitted, and whether it is lit now
-    cell_lights: frozenset[str]  # the cells lit now
-    game: GameShown
-    findings: tuple[str, ...]  # what the boot self-test found
-
-    @property
-    def is_playing(self) -> bool:
-        """Whether a move is being made (or put right, or asked about)."""
-        return self.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
 
 
 class Daemon:
@@ -136,18 +94,14 @@ class Daemon:
         self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._pin_buttons: PinButtons | None = None
-        self._names = {crossing: name for name, crossing in config.matrix.items()}  # matrix place: cell or button
-        self._cells = {crossing: name for crossing, name in self._names.items() if name in config.game.board}
-        self._matrix_buttons = {
-            crossing: name for crossing, name in self._names.items() if name not in config.game.board
-        }
+        self.switch_map = SwitchMap(config.matrix, config.game.board)
         self._closed: frozenset[Crossing] = frozenset()
         self._last_activity = float("-inf")
         self._sensor_logs = SensorLogs(config.sensor_log, wall_clock=wall_clock) if config.sensor_log else None
         self._self_tested = False
         self._paused = False
         self._switch_interval = sys.getswitchinterval()  # Python's own, restored on close
-        self._wiring_errors = WiringErrors(clock)
+        self.outputs = Outputs(devices, clock)
         self.findings: list[str] = []
         self._listeners: list[Callable[[Signal], None]] = []
 
@@ -253,7 +207,7 @@ class Daemon:
                 self.presenter.storage_ok = self.service.storage_ok
                 self._show()
         self._drive_computer()
-        self._refresh()
+        self.outputs.refresh()
 
     def restart(self) -> None:
         """Start the referee again from what the record holds (after a bug), with what
@@ -428,39 +382,30 @@ class Daemon:
         if self.service is None:  # the first reading: what the nest holds at start
             self._start_referee(update.closed, now)
             return
-        changed = previous ^ update.closed | update.flickered
-        if any(self._names.get(crossing) not in self.presenter.faults for crossing in changed):
+        readings = self.switch_map.readings(previous, update)
+        if any(self.switch_map.names.get(crossing) not in self.presenter.faults for crossing, _ in readings):
             self._last_activity = self.clock()  # a faulty switch's noise does not keep the scan fast
-        for crossing in sorted(previous ^ update.closed):
-            self._reading(crossing, crossing in update.closed, now)
-        for crossing in sorted(update.flickered - (previous ^ update.closed)):
-            # Read the other way, briefly, between two reports: a captured piece pushed off.
-            self._reading(crossing, crossing not in update.closed, now)
-            self._reading(crossing, crossing in update.closed, now)
+        for crossing, closed in readings:
+            self._reading(crossing, closed, now)
 
     def _reading(self, crossing: Crossing, closed: bool, now: int) -> None:
-        if crossing in self._cells:
-            cell = self._cells[crossing]
+        switch_map = self.switch_map
+        if crossing in switch_map.cells:
+            cell = switch_map.cells[crossing]
             if self._sensor_logs is not None:
                 self._sensor_logs.reading(
-                    now, cell, closed, header=lambda: self.sensor_log_header(self._cells_in(self._closed))
+                    now, cell, closed, header=lambda: self._sensor_log_header(switch_map.cells_in(self._closed))
                 )
             assert self.service is not None
             self._publish(self.service.sense(cell, closed, now))
-        elif crossing in self._matrix_buttons:
-            self._on_button_change(self._matrix_buttons[crossing], closed, now)
-
-    def _cells_in(self, closed: frozenset[Crossing]) -> list[str]:
-        """The cells whose switches are closed, in reading order (buttons left out)."""
-        return sorted(
-            (self._cells[place] for place in closed if place in self._cells), key=self.config.game.board.index
-        )
+        elif crossing in switch_map.buttons:
+            self._on_button_change(switch_map.buttons[crossing], closed, now)
 
     def _start_referee(self, closed: frozenset[Crossing], now: int, position: Position | None = None) -> None:
         """Resume the record's game; or, given ``position``, begin a new set from it."""
         config = self.config
         assert self._store is not None
-        occupied = self._cells_in(closed)
+        occupied = self.switch_map.cells_in(closed)
         self.service = RefereeService.start(
             config.game,
             settings=dataclasses.replace(config.referee, computers=self.presenter.computers),  # as last chosen
@@ -476,19 +421,13 @@ class Daemon:
         self._open_sensor_log(occupied)
         self._show()
 
+    def _sensor_log_header(self, occupied: list[str]) -> list[str]:
+        return log_header(self.service.referee.position if self.service is not None else None, occupied)
+
     def _open_sensor_log(self, occupied: list[str]) -> None:
         """Begin a sensor log of the raw readings, with what the nest holds."""
         if self._sensor_logs is not None and self.service is not None:
-            self._sensor_logs.begin(self.sensor_log_header(occupied))
-
-    def sensor_log_header(self, occupied: list[str]) -> list[str]:
-        """What a sensor log begins with: the game's position, if one is played, and the
-        cells occupied, if the nest does not show it (docs/sensor-log.md)."""
-        position = self.service.referee.position if self.service is not None else None
-        header = [f"position: {position.to_text()}"] if position is not None else []
-        if position is None or set(position.pieces()) != set(occupied):
-            header.append(f"occupied: {' '.join(occupied)}")
-        return header
+            self._sensor_logs.begin(self._sensor_log_header(occupied))
 
     # -- buttons --------------------------------------------------------------------------
 
@@ -528,29 +467,7 @@ class Daemon:
         self._show()
 
     def _show(self) -> None:
-        now = self.clock()
-        display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights
-        if display is not None:
-            self._output("OLED", lambda: display.show(self.presenter.screen()))
-        if status is not None:
-            self._output("status lights", lambda: status.show(self.presenter.lights(), now))
-        if cells is not None:
-            self._output("cell lights", lambda: cells.show(self.presenter.cells(), now))
-
-    def _refresh(self) -> None:
-        now = self.clock()
-        status, cells = self.devices.status_lights, self.devices.cell_lights
-        if status is not None:
-            self._output("status lights", lambda: status.refresh(now))
-        if cells is not None:
-            self._output("cell lights", lambda: cells.refresh(now))
-
-    def _output(self, device: str, draw: Callable[[], object]) -> None:
-        """Draw on one output; a loose I2C or SPI wire is logged (now and then), not fatal."""
-        try:
-            draw()
-        except OSError as error:
-            self._wiring_errors.log(device, error)
+        self.outputs.show(self.presenter)
 
     def _self_test(self, first: list[ScanUpdate] | None = None) -> None:
         """Scan a few times with nobody touching the nest; report what is wrong on the
@@ -561,10 +478,9 @@ class Daemon:
         if not scans:
             return  # a serial scanner has not reported yet: the test runs on its first report
         self._self_tested = True
-        findings = boot_checks(scans, self.config.matrix)
-        occupied = self._cells_in(scans[-1])
-        if 0 < len(occupied) <= EMPTY_NEST_MAX and not self._store_holds_game():
-            findings.append(Finding("closed on an empty nest (stuck, or a piece left on?)", tuple(occupied)))
+        empty_expected = not self._store_holds_game()
+        occupied = self.switch_map.cells_in(scans[-1]) if empty_expected else []
+        findings = boot_checks(scans, self.config.matrix, occupied=occupied)
         for finding in findings:
             self.findings.append(finding.to_text())
             logger.warning("self-test: %s", finding.to_text())

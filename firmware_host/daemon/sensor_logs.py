@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from firmware_host.games.base import Position
 from firmware_host.referee.sensor_log import SensorLogWriter
 
 logger = logging.getLogger(__name__)
@@ -81,3 +82,12 @@ class SensorLogs:
             with contextlib.suppress(OSError):
                 self._file.close()
         self._file, self._writer = None, None
+
+
+def log_header(position: Position | None, occupied: list[str]) -> list[str]:
+    """What a sensor log begins with (docs/sensor-log.md): the game's position, if one is
+    played, and the cells ``occupied``, if the nest does not show it."""
+    header = [f"position: {position.to_text()}"] if position is not None else []
+    if position is None or set(position.pieces()) != set(occupied):
+        header.append(f"occupied: {' '.join(occupied)}")
+    return header

@@ -22,8 +22,8 @@ from enum import Enum
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, GameSet, Move, Outcome, Position, Side
 from firmware_host.referee.correction import Correction, undo_capture
+from firmware_host.referee.evidence import CaptureEvidence
 from firmware_host.referee.sensing import (
-    LONG_AGO,
     CellChanged,
     FaultCleared,
     FaultFound,
@@ -99,6 +99,7 @@ class Referee:
         for cell in occupied:
             board.check_cell(cell)
         self.sensors = SensorFilter(board.cells, occupied, self.timing, now)
+        self.evidence = CaptureEvidence(self.sensors, self.timing)
         self.games = GameSet(first_starter=settings.first_starter)
         self.number = 1  # of the game being played, or set up next
         self.starter = settings.first_starter  # of that game
@@ -109,7 +110,6 @@ class Referee:
         self._decide_at: int | None = None  # when the phase decides next, if nothing changes
         self._before_game_over = (self.games, self.number, self.starter)  # for a take back
         self._outcome: Outcome | None = None  # of the last game, once it ended
-        self._proof_used: dict[str, int] = {}  # cell: when a capture's proof on it ended
         self._set_started = False  # whether a game of the set in self.games has started
         self._computer_move: Move | None = None  # chosen for this turn, not yet made
 
@@ -347,6 +347,11 @@ class Referee:
         """Have the phase decide again at ``moment``, unless the nest changes before."""
         self._decide_at = moment
 
+    def decide_by(self, moment: int) -> None:
+        """Have the phase decide again no later than ``moment`` (sooner if it asked to)."""
+        if self._decide_at is None or moment < self._decide_at:
+            self._decide_at = moment
+
     def decide_now(self, at: int) -> list[Signal]:
         """The phase just begun decides at once: the nest has been still."""
         return self.phase.on_quiet(at)
@@ -355,35 +360,7 @@ class Referee:
 
     def observation(self) -> Observation:
         """What the sensors say now, for the tracker."""
-        sensors = self.sensors
-        return Observation(
-            sensors.settled,
-            sensors.faulty.keys(),
-            self._evidence,
-            sensors.settled_since.__getitem__,
-            self._landed,
-            sensors.last_emptied.__getitem__,
-            self._prompt_evidence,
-        )
-
-    def _landed(self, origin: str, target: str) -> bool:
-        sensors, timing = self.sensors, self.timing
-        left = sensors.last_emptied[origin]
-        return left - timing.capture_grace_ms <= sensors.last_landing[target] <= left + timing.land_ms
-
-    def _evidence(self, origin: str, target: str, *, within: int | None = None) -> bool | None:
-        sensors = self.sensors
-        if origin in sensors.faulty or target in sensors.faulty:
-            return None
-        lifted_at = sensors.last_emptied[origin]
-        # A flicker that proved one capture on a cell proves no later one there.
-        floor = self._proof_used.get(target, LONG_AGO)
-        return sensors.was_empty_since(
-            target, lifted_at, grace=self.timing.capture_grace_ms, floor=floor, within=within
-        )
-
-    def _prompt_evidence(self, origin: str, target: str) -> bool | None:
-        return self._evidence(origin, target, within=self.timing.land_ms)
+        return self.evidence.observation()
 
     def _mismatch(self, view: TurnView) -> bool:
         lifted, placed = view.difference(self.sensors.settled, self.sensors.faulty.keys())
@@ -396,10 +373,7 @@ class Referee:
         assert position is not None and isinstance(phase, Turn)
         view, side = phase.view, position.turn
         if move.is_capture and move.target is not None and move.origin is not None and proven:
-            # The flicker on the target that proved this capture proves no later one.
-            self._proof_used[move.target] = self.sensors.first_burst_end(
-                move.target, self.sensors.last_emptied[move.origin] - self.timing.capture_grace_ms
-            )
+            self.evidence.spend(move.origin, move.target)
         played = position.push(move, lenient=self.settings.lenient)
         signals: list[Signal] = self._close_question()
         signals.append(MoveAccepted(played, side, len(position.move_stack), position.to_text()))

@@ -97,7 +97,12 @@ class Turn:
         """The nest has been still for ``settle_ms`` (or a wait asked for is over)."""
         asked = self.question
         signals = self._decide(at)
-        if asked is not None and self.question is None and self.referee.phase is self:
+        if self.referee.phase is not self:
+            return signals
+        expiry = self._next_visit_expiry(at)
+        if expiry is not None:  # what the nest shows may read otherwise then: decide again
+            self.referee.decide_by(expiry)
+        if asked is not None and self.question is None:
             return [QuestionClosed(), *signals]  # whatever was asked no longer stands
         return signals
 
@@ -157,6 +162,17 @@ class Turn:
         ``undo_ms`` (an illegal move is undone within that) or are still occupied."""
         sensors, recent = self.referee.sensors, at - self.referee.timing.undo_ms
         return {cell for cell in self.visited if cell in sensors.settled or sensors.last_change[cell] >= recent}
+
+    def _next_visit_expiry(self, at: int) -> int | None:
+        """When the next cell visited but empty again drops out of :meth:`_visits` (its
+        last change ``undo_ms`` old), if any does."""
+        sensors, undo_ms = self.referee.sensors, self.referee.timing.undo_ms
+        ends = [
+            sensors.last_change[cell] + undo_ms + 1
+            for cell in self.visited
+            if cell not in sensors.settled and sensors.last_change[cell] + undo_ms > at
+        ]
+        return min(ends, default=None)
 
     def _late_proof(self, move: Move, seen: Observation) -> tuple[Move, ...]:
         """For a capture proved only by a flicker later than a capturer lands, while the

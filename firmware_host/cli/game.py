@@ -1,0 +1,209 @@
+"""The commands about the game itself: the overview, its moves, perft, positions,
+pictures, and the computer in the terminal. Other tools check the rules through
+``moves``, ``perft`` and ``position``, so their output is fixed (the README)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import TextIO
+
+from firmware_host.errors import NestrefError
+from firmware_host.files import write_text
+from firmware_host.games import DEFAULT_GAME, load_game
+from firmware_host.games.base import Game, Move, Outcome, Position, Side, divide
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    """The game of ``--game`` on the board of ``--board`` (defaults: Operation Cuckoo on
+    its own nest)."""
+    return load_game(args.game or DEFAULT_GAME, args.board)
+
+
+def start_of(args: argparse.Namespace, game: Game) -> Position:
+    """The position named by ``--position`` or ``--lineup`` (default: the usual start)."""
+    if args.position is not None:
+        return game.read_position(args.position)
+    return game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
+
+
+def _given(args: argparse.Namespace, game: Game) -> Position:
+    """The position written out on the command line (default: the usual start)."""
+    return game.read_position(" ".join(args.nfn)) if args.nfn else game.start(game.lineups[0], Side.RED)
+
+
+def _play(game: Game, position: Position, moves: Sequence[str]) -> Position:
+    """Play ``moves`` in order; an unreadable or illegal one stops with an error that says
+    which it was."""
+    for number, text in enumerate(moves, start=1):
+        try:
+            position.push(game.read_move(text))
+        except NestrefError as error:
+            raise NestrefError(f"{error} (move {number} of {len(moves)})") from None
+    return position
+
+
+def _reading_order(position: Position) -> Callable[[Move], tuple[int, int]]:
+    """A sort key putting moves in reading order of their cells, from red's side."""
+    index = position.board.index
+
+    def key(move: Move) -> tuple[int, int]:
+        if move.origin is None or move.target is None:
+            return (-1, -1)
+        return index(move.origin), index(move.target)
+
+    return key
+
+
+def _sorted_moves(position: Position) -> list[Move]:
+    return sorted(position.legal_moves(), key=_reading_order(position))
+
+
+def result_text(outcome: Outcome | None) -> str:
+    return "ongoing" if outcome is None else outcome.to_text()
+
+
+def run_overview(args: argparse.Namespace, out: TextIO) -> None:
+    game = game_of(args)
+    position = _play(game, start_of(args, game), args.moves)
+    outcome = position.outcome()
+    board = position.board
+    print(f"{game.title} on the board {board.name} ({len(board.cells)} cells)", file=out)
+    print(f"{game.legend()}\n", file=out)
+    print(game.diagram(position), file=out)
+    print(f"\nPosition: {position.to_text()}", file=out)
+    if outcome is not None:
+        print(f"Game over: {outcome}", file=out)
+    else:
+        legal = _sorted_moves(position)
+        compulsory = " (capturing is compulsory)" if legal and all(move.is_capture for move in legal) else ""
+        print(f"{position.turn.label} to move{compulsory}: {' '.join(map(str, legal))}", file=out)
+    if args.command is None:
+        print(
+            "\nTry: nestref sim                 (the simulator: play on a nest in your browser)\n"
+            "     nestref show c3-c4 c7-d6   (play moves and see the nest)\n"
+            "     nestref moves | perft 4 | position c3-c4 | board --svg nest.svg\n"
+            "     nestref --help",
+            file=out,
+        )
+
+
+def run_moves(args: argparse.Namespace, out: TextIO) -> None:
+    for move in _sorted_moves(_given(args, game_of(args))):
+        print(move, file=out)
+
+
+def run_perft(args: argparse.Namespace, out: TextIO) -> None:
+    game = game_of(args)
+    position = start_of(args, game)
+    # perft recurses once per ply; a custom nest may allow games longer than Python's
+    # default limit of 1000 frames (CPython 3.11 keeps Python-to-Python calls off the C stack).
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), args.depth + 100))
+    if args.divide and args.depth > 0:
+        counts = divide(game, position, args.depth)
+        order = _reading_order(position)
+        counts.sort(key=lambda item: order(item[0]))
+        for move, count in counts:
+            print(f"{move}: {count}", file=out)
+        print(sum(count for _, count in counts), file=out)
+    else:
+        print(game.perft(position, args.depth), file=out)
+
+
+def run_position(args: argparse.Namespace, out: TextIO) -> None:
+    game = game_of(args)
+    position = _play(game, start_of(args, game), args.moves)
+    print(position.to_text(), file=out)
+    print(f"result: {result_text(position.outcome())}", file=out)
+
+
+def run_board(args: argparse.Namespace, out: TextIO) -> None:
+    game = game_of(args)
+    pieces = start_of(args, game).pieces() if args.position is not None or args.lineup is not None else None
+    write_text(args.svg, game.picture(pieces))
+    print(f"wrote {args.svg}: the board {game.board.name}, {len(game.board.cells)} cells", file=out)
+
+
+ANALYSE_SECONDS = 2.0  # the default time of ``nestref analyse``
+
+
+def run_analyse(args: argparse.Namespace, out: TextIO) -> None:
+    """The computer's best move: ``bestmove <move>`` first (tools read that line), then
+    what the search found (score, depth, nodes, time, the line it expects)."""
+    game = game_of(args)
+    position = _given(args, game)
+    if position.outcome() is not None:
+        raise NestrefError(f"the game is over in {position.to_text()}: there is no move to find")
+    seconds = args.time if args.time is not None or args.nodes is not None else ANALYSE_SECONDS
+    choice = game.computer(0).analyse(position, nodes=args.nodes, seconds=seconds, clock=time.monotonic)
+    print(f"bestmove {choice.move}", file=out)
+    for name, value in choice.facts.items():
+        print(f"{name} {value}", file=out)
+
+
+def run_play(args: argparse.Namespace, out: TextIO) -> None:
+    """A game against the computer in the terminal: the human's moves from standard input."""
+    game = game_of(args)
+    levels = game.computer_levels
+    if not 1 <= args.level <= len(levels):
+        raise NestrefError(
+            f"there is no level {args.level}: the levels are 1 ({levels[0].name}) to {len(levels)} ({levels[-1].name})"
+        )
+    chosen = levels[args.level - 1]
+    human = Side.from_text(args.side)
+    position = game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
+    computer = game.computer(args.seed)
+    lines = iter(sys.stdin.readline, "")
+    print(f"You play {human.label} against level {chosen.number} ({chosen.name}). Red starts.", file=out)
+    print("Enter moves such as c3-c4 or d4xe5; 'moves' lists yours, 'quit' ends the game.", file=out)
+    while (outcome := position.outcome()) is None:
+        print(f"\n{game.diagram(position)}\n", file=out)
+        if position.turn is human:
+            move = _ask_move(game, position, lines, out)
+            if move is None:
+                print("Game abandoned.", file=out)
+                return
+        else:
+            choice = computer.choose(position, chosen.number, clock=time.monotonic, should_stop=lambda: False)
+            move = choice.move
+            view = f"score {choice.facts.get('score', '?')} for it, depth {choice.facts.get('depth', '?')}"
+            print(f"{position.turn.label} plays {move} ({view})", file=out)
+        position.push(move)
+    print(f"\n{game.diagram(position)}\n", file=out)
+    verdict = "a draw" if outcome.winner is None else "you win" if outcome.winner is human else "you lose"
+    print(f"Game over: {outcome}: {verdict}.", file=out)
+
+
+def _ask_move(game: Game, position: Position, lines: Iterator[str], out: TextIO) -> Move | None:
+    """The human's next legal move, asked until one is given; None on ``quit`` or at the
+    end of the input. A side without a move passes by itself."""
+    moves = position.legal_moves()
+    if len(moves) == 1 and moves[0].is_pass:
+        print(f"{position.turn.label} has no legal move and passes.", file=out)
+        return moves[0]
+    while True:
+        print(f"your move ({position.turn.label}): ", end="", file=out, flush=True)
+        line = next(lines, None)
+        if line is None:  # the end of the input
+            print(file=out)
+            return None
+        text = line.strip()
+        if not text:
+            continue
+        if text in ("quit", "exit"):
+            return None
+        if text == "moves":
+            print(" ".join(str(move) for move in _sorted_moves(position)), file=out)
+            continue
+        try:
+            move = game.read_move(text)
+        except NestrefError as error:
+            print(error, file=out)
+            continue
+        illegal = position.check_move(move)
+        if illegal is not None:
+            print(illegal, file=out)
+            continue
+        return move

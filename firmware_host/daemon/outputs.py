@@ -1,0 +1,45 @@
+"""The OLED and the lights, drawn from what the presenter says. A loose I2C or SPI wire
+is logged now and then, never fatal: the referee goes on without its voice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from firmware_host.daemon.devices import Devices
+from firmware_host.daemon.presenter import Presenter
+from hardware.outputs import WiringErrors
+
+
+class Outputs:
+    """The devices that show the game: the OLED, the status lights, the cell lights."""
+
+    def __init__(self, devices: Devices, clock: Callable[[], float]) -> None:
+        self.devices = devices
+        self.clock = clock
+        self._wiring_errors = WiringErrors(clock)
+
+    def show(self, presenter: Presenter) -> None:
+        """Show what ``presenter`` says now."""
+        now = self.clock()
+        display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights
+        if display is not None:
+            self._output("OLED", lambda: display.show(presenter.screen()))
+        if status is not None:
+            self._output("status lights", lambda: status.show(presenter.lights(), now))
+        if cells is not None:
+            self._output("cell lights", lambda: cells.show(presenter.cells(), now))
+
+    def refresh(self) -> None:
+        """Blink the lights that blink, in time."""
+        now = self.clock()
+        status, cells = self.devices.status_lights, self.devices.cell_lights
+        if status is not None:
+            self._output("status lights", lambda: status.refresh(now))
+        if cells is not None:
+            self._output("cell lights", lambda: cells.refresh(now))
+
+    def _output(self, device: str, draw: Callable[[], object]) -> None:
+        try:
+            draw()
+        except OSError as error:
+            self._wiring_errors.log(device, error)
