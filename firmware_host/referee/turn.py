@@ -224,7 +224,8 @@ class Turn:
         refused: the legal reading is believed once the reply has stood ``undo_ms``."""
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
         certain = all(reading.is_certain for reading in readings)
-        replied = [reading for reading in readings if not reading.then_under_way]
+        # A reply made shows what came before it, whatever its own side did next.
+        replied = [reading for reading in readings if not reading.then_under_way or len(reading.moves) > 1]
         if len(firsts) == 1 and certain and not all(reading.is_weak for reading in readings):
             return self._commit_then_go_on(firsts[0], at)
         if not replied:
