@@ -400,13 +400,16 @@ def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def run_wiring(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.schematic import schematic_svg
     from firmware_host.wiring import render_wiring
 
-    text = render_wiring(_config(args))
+    config = _config(args)
+    if args.schematic:
+        write_text(args.schematic, schematic_svg(config))
     if args.output:
-        write_text(args.output, text)
-    else:
-        out.write(text)
+        write_text(args.output, render_wiring(config))
+    elif not args.schematic:  # asked for the drawing alone
+        out.write(render_wiring(config))
 
 
 def _speed(text: str) -> float:
@@ -532,6 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
     wiring = commands.add_parser("wiring", parents=[board], help="write the wiring guide (wiring.md) for a config")
     wiring.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
     wiring.add_argument("--output", metavar="FILE", help="where to write it (default: print it)")
+    wiring.add_argument(
+        "--schematic", metavar="FILE", help="write the schematic as an SVG (the guide too only with --output)"
+    )
     wiring.set_defaults(run=run_wiring)
 
     analyse = commands.add_parser("analyse", parents=[board], help="the computer opponent's best move in a position")
