@@ -276,8 +276,11 @@ def _peripherals(config: Config, top: float) -> tuple[list[str], float]:
         for name, pin in config.buttons.items()
         if pin is not None
     ]
+    kinds = {kind for _, _, kind in singles}
     if singles:
-        parts.append(_text(150, y - 30, "Status lights and buttons on their own pins", size=14))
+        title = {"light": "Status lights", "pin-button": "Buttons on their own pins"}
+        heading = " and ".join(title[kind] for kind in ("light", "pin-button") if kind in kinds)
+        parts.append(_text(150, y - 30, heading.capitalize(), size=14))
     for k, (name, pin, kind) in enumerate(singles):
         sx, sy = 150 + (k % 3) * 360, y + (k // 3) * 60
         parts += [

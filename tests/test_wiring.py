@@ -3,7 +3,6 @@ steps, the schematic, and the documents around them say what the code does."""
 
 from __future__ import annotations
 
-import io
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -11,16 +10,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
-from firmware_host.calibrate import calibrate
 from firmware_host.cli import main
 from firmware_host.config import Config, load_config
 from firmware_host.rules import Nest, Position, Side
 from firmware_host.schematic import PHYSICAL, schematic_svg
 from firmware_host.wiring import BUILD, SCHEMATIC, bill_of_materials, pi_setup_text, render_wiring
-from hardware.matrix import GpioMatrix
-from sim.mock_matrix import MockSwitchMatrix
+from tests.test_calibrate import walk_the_nest
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -286,62 +282,13 @@ def test_a_guide_for_another_build_does_not_show_the_default_schematic(tmp_path)
 # The calibration walk-through
 
 
-class Builder:
-    """Does what ``nestref calibrate`` prints, on a nest whose a1 and b1 switches sit on
-    each other's crossing, and whose ``dead`` cells' switches never close: on those, after
-    a second, the builder presses Enter."""
-
-    def __init__(
-        self, out: io.StringIO, switches: MockSwitchMatrix, wiring: dict[str, tuple[int, int]], dead: set[str]
-    ) -> None:
-        self.out, self.switches, self.wiring, self.dead = out, switches, wiring, dead
-        self.time, self.prompted_at = 0.0, 0.0
-
-    def last_line(self) -> str:
-        lines = self.out.getvalue().splitlines()
-        return lines[-1] if lines else ""
-
-    def clock(self) -> float:
-        return self.time
-
-    def sleep(self, _: float) -> None:
-        self.time += 0.05
-        assert self.time < 900, "the walk never ended"
-        if match := re.fullmatch(r"(?:Put a piece on|Press the) (\w+)(?: button)?\.", self.last_line()):
-            if match.group(1) not in self.dead:
-                self.switches.set(self.wiring[match.group(1)], True)
-        elif match := re.fullmatch(r"(?:Take it off|Let go of) (\w+)\.", self.last_line()):
-            self.switches.set(self.wiring[match.group(1)], False)
-
-    def presses_enter(self) -> bool:
-        match = re.fullmatch(r"Put a piece on (\w+)\.", self.last_line())
-        if match and match.group(1) in self.dead:
-            self.prompted_at = self.prompted_at or self.time
-            if self.time - self.prompted_at > 1.0:
-                self.prompted_at = 0.0
-                return True
-        return False
-
-
-def walk(config_path: Path, dead: set[str]) -> str:
-    config = load_config(config_path)
-    wiring = dict(load_config(None).matrix)  # soldered as the default map says, but for a1 and b1
+def walk(config_path: Path, dead: frozenset[str]) -> str:
+    """What the walk prints on a nest soldered as the default map says but for a1 and b1
+    (each on the other's crossing), and ``dead`` cells whose switches never close."""
+    wiring = dict(load_config(None).matrix)
     wiring["a1"], wiring["b1"] = wiring["b1"], wiring["a1"]
-    factory = MockFactory()
-    switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
-    out = io.StringIO()
-    builder = Builder(out, switches, wiring, dead)
-    calibrate(
-        str(config_path),
-        write=True,
-        out=out,
-        pin_factory=factory,
-        switches=GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=factory),
-        clock=builder.clock,
-        sleep=builder.sleep,
-        skip_requested=builder.presses_enter,
-    )
-    return out.getvalue().replace(str(config_path), "/etc/nestref/config.toml")
+    _, said = walk_the_nest(config_path, wiring, dead)
+    return said.replace(str(config_path), "/etc/nestref/config.toml")
 
 
 def transcript(marker: str) -> list[str]:
@@ -371,13 +318,13 @@ def shows_in_order(shown: list[str], said: list[str]) -> None:
 def test_the_calibration_walk_through_is_what_nestref_calibrate_says(tmp_path):
     config_path = tmp_path / "config.toml"
     config_path.write_text("[game]\nlenient = false\n", encoding="utf-8")
-    first = walk(config_path, dead={"d4"}).splitlines()
+    first = walk(config_path, dead=frozenset({"d4"})).splitlines()
     shows_in_order(transcript("calibrate-transcript-first"), first)
     assert "[matrix]" not in config_path.read_text(encoding="utf-8")  # not written
-    second = walk(config_path, dead=set()).splitlines()
+    second = walk(config_path, dead=frozenset()).splitlines()
     shows_in_order(transcript("calibrate-transcript-second"), second)
     assert load_config(config_path).matrix["a1"] == (0, 1)
-    third = walk(config_path, dead=set())
+    third = walk(config_path, dead=frozenset())
     assert "The config's map matches the nest." in third
     assert "`The config's map matches the nest.`" in (ROOT / "docs" / "building.md").read_text(encoding="utf-8")
 
