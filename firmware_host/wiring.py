@@ -7,17 +7,15 @@ with a different config runs ``nestref wiring --config FILE`` for their own guid
 
 from __future__ import annotations
 
-from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config
-from firmware_host.games import load_game
+import math
+from dataclasses import dataclass
 
-# The 40-pin header: physical pin -> BCM GPIO number, or the supply it carries.
-HEADER: dict[int, int | str] = {
-    1: "3V3", 2: "5V", 3: 2, 4: "5V", 5: 3, 6: "GND", 7: 4, 8: 14, 9: "GND", 10: 15,
-    11: 17, 12: 18, 13: 27, 14: "GND", 15: 22, 16: 23, 17: "3V3", 18: 24, 19: 10, 20: "GND",
-    21: 9, 22: 25, 23: 11, 24: 8, 25: "GND", 26: 7, 27: 0, 28: 1, 29: 5, 30: "GND",
-    31: 6, 32: 12, 33: 13, 34: "GND", 35: 19, 36: 16, 37: 26, 38: 20, 39: "GND", 40: 21,
-}  # fmt: skip
-PHYSICAL = {gpio: pin for pin, gpio in HEADER.items() if isinstance(gpio, int)}
+from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config, load_config
+from firmware_host.games import load_game
+from firmware_host.games.base import Board
+from firmware_host.schematic import HEADER, PHYSICAL, schematic_svg
+
+SCHEMATIC = "docs/schematic.svg"  # the default config's schematic, committed, beside the nest's picture
 
 
 def _use(config: Config, gpio: int) -> str:
@@ -67,6 +65,366 @@ def led_table(config: Config) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class NestBuild:
+    """The physical build the guide is written for: the sizes that decide whether a
+    piece closes its own switch and no other's. A config knows pins, not millimetres, so
+    these are the guide's own, the same for every config; `docs/building.md` says how to
+    check them on a build of your own."""
+
+    pitch_mm: float = 30.0  # cell centre to cell centre: a 24 mm piece base, and room for fingers
+    sheet_mm: float = 3.0  # the top sheet between a piece's magnet and its switch
+    glass_mm: float = 12.7  # the reed switch's glass (Littelfuse MDSR-7: 12.70 mm max)
+    glass_diameter_mm: float = 1.8  # MDSR-7: 1.80 mm max
+    magnet_diameter_mm: float = 8.0
+    magnet_thickness_mm: float = 3.0
+
+    def magnet_to_reeds_mm(self) -> float:
+        """From a piece's magnet (flush with its base) to the reeds: the sheet and half the glass."""
+        return self.sheet_mm + self.glass_diameter_mm / 2
+
+    def nearest_other_magnet_mm(self) -> float:
+        """From a switch laid from its cell's centre towards the cell's north corner, to
+        the nearest neighbour's magnet. The neighbours' centres lie 30 degrees off that
+        line, one pitch away, so the glass's far end is the closest point of the switch.
+
+        >>> round(NestBuild().nearest_other_magnet_mm(), 1)
+        20.0
+        """
+        pitch, glass = self.pitch_mm, self.glass_mm
+        return math.sqrt(pitch * pitch + glass * glass - 2 * pitch * glass * math.cos(math.radians(30)))
+
+    def cells_area_mm(self, board: Board) -> tuple[float, float]:
+        """Width and height the board's cells take at this pitch (north up), without a
+        frame: a hexagon is a pitch wide and corner to corner 2/sqrt(3) pitches high.
+
+        >>> [round(side) for side in NestBuild().cells_area_mm(load_game("cuckoo").board)]
+        [270, 242]
+        """
+        centres = [board.centre(cell) for cell in board.cells]
+        xs, ys = [x for x, _ in centres], [y for _, y in centres]
+        tall = 2 / math.sqrt(3) if board.cell_shape == "hex" else 1.0
+        return self.pitch_mm * (max(xs) - min(xs) + 1), self.pitch_mm * (max(ys) - min(ys) + tall)
+
+
+BUILD = NestBuild()
+
+
+def is_default_build(config: Config) -> bool:
+    """Whether the committed schematic is this config's: it draws the same."""
+    return schematic_svg(config) == schematic_svg(load_config(None))
+
+
+# The status lights' colours: each side's in its own; the two others stand apart from both.
+LIGHT_COLOURS = {"red_turn": "red", "blue_turn": "blue", "error": "yellow", "capture": "green"}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One line of the bill of materials."""
+
+    name: str
+    count: int | None  # None: as much as the build takes
+    spec: str  # the part number, or the exact specification to buy by
+    why: str
+
+
+def bill_of_materials(config: Config, build: NestBuild = BUILD) -> list[Part]:
+    """The parts ``config``'s nest needs, counted from the config."""
+    nest = config.game.board
+    cells = len(nest.cells)
+    pieces = len(config.game.lineup_pieces(config.lineup))
+    width, height = build.cells_area_mm(nest)
+    parts = [
+        Part(
+            "Raspberry Pi",
+            1,
+            "Zero 2 WH (a Zero 2 W with its header fitted), or a 3B+, 4 or 5",
+            "any Pi with the 40-pin header runs nestref; the Zero 2 W fits under the board",
+        ),
+        Part(
+            "microSD card", 1, "8 GB or more, with Raspberry Pi OS Lite (Bookworm)", "the set-up steps below are for it"
+        ),
+        Part(
+            "power supply",
+            1,
+            "5 V, 2.5 A, micro-USB (Zero 2 W, 3B+); 5 V, 3 A, USB-C (4); the 27 W USB-C supply (5)",
+            "the Pi feeds the OLED, the switches and the LEDs",
+        ),
+        Part(
+            "reed switch",
+            cells,
+            f"Littelfuse MDSR-7-15-20: normally open, glass {build.glass_mm} x {build.glass_diameter_mm} mm, "
+            "pull-in 15-20 AT (or MDSR-10-15-20, 10.2 mm glass)",
+            "one under every cell; the AT band suits the magnet and sheet below (see *Sensing a piece*); "
+            "buy a few spares: the glass cracks if a lead is bent at it",
+        ),
+        Part(
+            "diode",
+            len(config.matrix),
+            "1N4148, DO-35 (through-hole)",
+            "one in series with every switch and matrix button: without them, three closed switches "
+            "make a fourth look closed",
+        ),
+        Part(
+            "magnet",
+            pieces,
+            f"neodymium disc {build.magnet_diameter_mm:g} x {build.magnet_thickness_mm:g} mm, grade N42, "
+            "axially magnetised (poles on the flat faces), nickel-plated",
+            "one flush in the base of every piece, the same pole down in every piece (see *Sensing a piece*)",
+        ),
+        Part(
+            "top sheet",
+            1,
+            f"{build.sheet_mm:g} mm plywood, MDF or acrylic, at least {width:.0f} x {height:.0f} mm "
+            f"(cells {build.pitch_mm:g} mm apart, centre to centre)",
+            "the printed nest goes on top, the switches are glued under it",
+        ),
+        Part(
+            "push button",
+            len(config.buttons),
+            "momentary, normally open (6 x 6 mm tactile, or 12 mm panel-mount)",
+            ", ".join(name.replace("_", " ") for name in config.buttons),
+        ),
+    ]
+    if config.display.driver != "none":
+        oled = {
+            "ssd1306": '0.96" 128x64 I2C module with an SSD1306, 4 pins (GND, VCC, SCL, SDA), address 0x3C',
+            "sh1106": '1.3" 128x64 I2C module with an SH1106, 4 pins (GND, VCC, SCL, SDA), address 0x3C',
+        }[config.display.driver]
+        parts.append(
+            Part(
+                "OLED",
+                1,
+                oled,
+                "powered from 3.3 V: the module's pull-ups then hold SDA and SCL at 3.3 V, never 5 V; "
+                "check the pin order printed on yours",
+            )
+        )
+    lights = config.status_lights
+    if lights:
+        colours = ", ".join(f"{LIGHT_COLOURS[name]} ({name.replace('_', ' ')})" for name in lights)
+        parts.append(Part("LED, 3 mm", len(lights), colours, "the status lights"))
+        blue = 1 if "blue_turn" in lights else 0
+        resistors = f"{len(lights) - blue} x 330 ohm" + (", 1 x 150 ohm (the blue LED)" if blue else "")
+        parts.append(
+            Part(
+                "resistor, 1/4 W",
+                len(lights),
+                resistors,
+                "a few mA from a 3.3 V pin: (3.3 V - the LED's forward voltage) / R; "
+                "a blue LED drops about 3 V, so it takes the smaller one",
+            )
+        )
+    if config.cell_lights.driver != "none":
+        parts += [
+            Part("LED driver", 1, "MAX7219CNG (DIP-24) in a socket", "drives 64 LEDs from three SPI pins"),
+            Part("LED, 3 mm, diffused", cells, "one colour", "one in every cell (the MAX7219 multiplexes them)"),
+            Part("resistor", 1, "10 kohm (the MAX7219's RSET)", "sets the LED current, as on ready-made modules"),
+            Part(
+                "capacitors",
+                2,
+                "10 uF electrolytic and 100 nF ceramic",
+                "across the MAX7219's V+ and GND, close to it (its datasheet asks for both)",
+            ),
+            Part(
+                "level shifter",
+                1,
+                "74AHCT125",
+                "optional: only if the MAX7219 misbehaves on 3.3 V logic (see *Power*)",
+            ),
+        ]
+    if config.sensors.backend == "serial":
+        parts.append(
+            Part(
+                "Raspberry Pi Pico",
+                1,
+                "Pico (RP2040) with headers, and a micro-USB cable",
+                "scans the matrix instead of the Pi (see *Or: a Pico scans the matrix*)",
+            )
+        )
+    parts.append(
+        Part(
+            "wire",
+            None,
+            "solid-core hookup wire (0.6 mm, 22-24 AWG) or stripboard, a 2x20 female header or jumper wires",
+            "rows and columns under the sheet; the header to the Pi",
+        )
+    )
+    return parts
+
+
+def bom_table(config: Config, build: NestBuild = BUILD) -> str:
+    lines = ["| part | count | buy | why |", "|---|---:|---|---|"]
+    for part in bill_of_materials(config, build):
+        count = "" if part.count is None else str(part.count)
+        lines.append(f"| {part.name} | {count} | {part.spec} | {part.why} |")
+    return "\n".join(lines)
+
+
+def sensing_text(config: Config, build: NestBuild = BUILD) -> str:
+    """Why this switch, this magnet and this sheet: the reasons, and how to check them."""
+    near = build.magnet_to_reeds_mm()
+    far = build.nearest_other_magnet_mm()
+    disc = f"{build.magnet_diameter_mm:g} x {build.magnet_thickness_mm:g} mm"
+    return f"""A piece is seen when its magnet closes the reed switch under its cell, and must not
+be seen from the next cell. The numbers this build is drawn for:
+
+| | |
+|---|---|
+| cell pitch (centre to centre) | {build.pitch_mm:g} mm |
+| top sheet | {build.sheet_mm:g} mm |
+| magnet to the reeds | about {near:.1f} mm (the sheet, and half the glass) |
+| the nearest other magnet to any part of the switch | {far:.1f} mm ({far / near:.1f} times as far) |
+
+- **Not over the middle.** A magnet standing pole-down over the middle of a reed switch
+  does not close it: both reeds take the same pole at the contacts and push apart. Over
+  one *end* of the glass it does. So lay each switch flat under its cell with one end of
+  its glass under the cell's centre and the glass running north, towards the cell's top
+  corner: that line runs between two neighbours, as far from both as a switch can be.
+  Crop the far lead short and bend it down, away from the next cell. (Standing the switch
+  upright under the centre works too, if the frame is deep enough.)
+- **Which pole down does not matter to the switch**, but make it the same in every piece:
+  then pieces side by side push each other apart a little instead of snapping together.
+  Stack all the magnets into one column, mark each one's top face, and glue every magnet
+  marked face up.
+- **Why 15-20 AT.** Ampere-turns do not convert into a field strength: how near a magnet
+  closes a switch depends on the magnet's size and shape, the switch's leads and where the
+  two sit (Littelfuse's note AN102A calls any rule of thumb good to a factor of two, and
+  says one pole needs about twice the field of two). So the band is chosen for margin,
+  in the middle of what the MDSR-7 is sold in (10-25 AT). For scale: a 3 x 7 mm NdFeB rod
+  lying along a switch closes a 10-20 AT one from 7.5-11 mm and a 20-30 AT one from
+  6.5-7.5 mm (RRE's tables for its SM-1322). The {disc} disc has three times that
+  rod's volume of magnet and sits about {near:.0f} mm from the reeds, which leaves room for
+  the single pole. A lower band closes from further off but is easier to shake closed
+  (RRE's note on choosing the AT band); a higher one needs a thinner sheet or a stronger
+  magnet.
+- **The neighbour.** A magnet's field falls off about as the cube of the distance: at four
+  times the distance it has a sixty-fourth of its strength. Keep every other magnet at
+  least four times as far from any part of a switch as that switch's own magnet, here
+  {4 * near:.0f} mm; the next cell's is {far:.1f} mm away. Cropping or bending leads changes a
+  switch's AT, so treat every switch alike.
+- **Check before you build {len(config.game.board.cells)} of them**: wire one switch and run the rehearsal in
+  [docs/building.md](docs/building.md#rehearse-one-switch): `nestref calibrate` shows
+  whether a piece on its cell closes it and a piece on the next cell does not.
+
+Sources: Littelfuse's MDSR-7 datasheet (glass, AT bands) and application note AN102A
+(ampere-turns against millitesla); Reed Relays and Electronics India's actuation
+distances for the SM-1322 and its note on choosing the AT band; the question "How can I
+set up a reed switch and magnets on an electronic chess board" on Electrical
+Engineering Stack Exchange (no closure with the magnet over the middle); Maxim's MAX7219
+datasheet (the supply capacitors, RSET, a high input at 3.5 V)."""
+
+
+def pi_setup_text(config: Config) -> str:
+    """The Pi's set-up, from a fresh card to the service running: the one place these
+    steps are written (the README and docs/building.md point here)."""
+    display, sensors = config.display, config.sensors
+    commands: list[str] = []  # raspi-config's own commands, each with what it writes
+    appended: list[str] = []  # lines raspi-config has no command for
+    boot_lines: list[str] = []  # what /boot/firmware/config.txt then holds, and why
+    console = ""
+    if display.driver != "none":
+        commands.append("sudo raspi-config nonint do_i2c 0          # dtparam=i2c_arm=on: the OLED, on I2C1")
+        appended.append("dtparam=i2c_arm_baudrate=400000")
+        boot_lines += [
+            "dtparam=i2c_arm=on        # the OLED",
+            "dtparam=i2c_arm_baudrate=400000  # redraws the OLED in a quarter of the time",
+        ]
+    if config.cell_lights.driver != "none":
+        commands.append("sudo raspi-config nonint do_spi 0          # dtparam=spi=on: the MAX7219, on SPI0")
+        boot_lines.append("dtparam=spi=on            # the MAX7219")
+        if config.cell_lights.spi_device == 0:
+            appended.append("dtoverlay=spi0-1cs")
+            boot_lines.append("dtoverlay=spi0-1cs        # SPI0 uses CE0 only: frees GPIO7")
+    if sensors.backend == "serial" and sensors.port in UART_PORTS:
+        commands += [
+            "sudo raspi-config nonint do_serial_cons 1  # no login console on the UART",
+            "sudo raspi-config nonint do_serial_hw 0    # enable_uart=1: the Pico's readings on GPIO15",
+        ]
+        boot_lines.append("enable_uart=1             # the Pico's readings come in on GPIO15")
+        console = (
+            "\n\n   and `console=serial0,115200` is gone from `/boot/firmware/cmdline.txt` (the UART is\n"
+            "   the Pico's, not a login console)."
+        )
+    elif {14, 15} & set(config.pins()):
+        commands += [
+            "sudo raspi-config nonint do_serial_cons 1  # no login console on GPIO14 and GPIO15",
+            "sudo raspi-config nonint do_serial_hw 1    # enable_uart=0: GPIO14 and GPIO15 as plain GPIO",
+        ]
+        boot_lines.append("enable_uart=0             # GPIO14 and GPIO15 are used as plain GPIO: no serial console")
+        console = "\n\n   and `console=serial0,115200` is gone from `/boot/firmware/cmdline.txt`."
+    if appended:
+        # Appended under [all], so that no [pi4]-style section of the file keeps them from other Pis.
+        lines = "\\n".join(["[all]", *appended])
+        commands.append(f"printf '{lines}\\n' | sudo tee -a /boot/firmware/config.txt")
+    if commands:
+        shell = "\n".join(f"   {line}" for line in [*commands, "sudo reboot"])
+        listing = "\n".join(f"   {line}" for line in boot_lines)
+        interfaces = f"""1. **Turn on what this build uses**, then reboot:
+
+   ```sh
+{shell}
+   ```
+
+   `/boot/firmware/config.txt` then holds (write these there by hand if you prefer):
+
+   ```
+{listing}
+   ```{console}"""
+    else:
+        interfaces = "1. **Nothing to turn on**: this build uses no I2C, SPI or UART."
+    checks = []
+    if display.driver != "none":
+        checks.append(f"`i2cdetect -y {display.i2c_bus}` shows `{display.i2c_address:02x}` (the OLED)")
+    if config.cell_lights.driver != "none":
+        checks.append(
+            f"`/dev/spidev{config.cell_lights.spi_port}.{config.cell_lights.spi_device}` exists (the MAX7219)"
+        )
+    if sensors.backend == "serial":
+        checks.append(f"`{sensors.port}` exists (the Pico)")
+    check = ("; ".join(checks) + ".") if checks else "nothing to check here."
+    return f"""These are nestref's only set-up steps (the README points here, and `nestref wiring
+--config FILE` writes them for your config). On Raspberry Pi OS Bookworm (Lite is enough,
+64- or 32-bit), on any Pi with the 40-pin header:
+
+{interfaces}
+
+2. **Install nestref** in `/opt/nestref` (`git clone` this repository there, or copy it),
+   in its own environment, for a user of its own. The Pi's GPIO and SPI libraries
+   (`lgpio`, `spidev`) come as wheels; the compiler and headers are for when one must be
+   built:
+
+   ```sh
+   sudo apt install -y git python3-venv python3-dev gcc liblgpio-dev i2c-tools
+   sudo python3 -m venv /opt/nestref/.venv && sudo /opt/nestref/.venv/bin/pip install /opt/nestref
+   sudo useradd --system --home-dir /var/lib/nestref --groups gpio,i2c,spi,dialout nestref
+   ```
+
+   Then check the interfaces of step 1: {check}
+
+3. **Make the config, and find where each switch sits** (every key is optional; see
+   [docs/daemon.md](docs/daemon.md); `database` defaults to `/var/lib/nestref/games.sqlite`).
+   What the walk asks, step by step: [docs/building.md](docs/building.md#calibrate).
+
+   ```sh
+   sudo mkdir -p /etc/nestref
+   sudo cp /opt/nestref/firmware_host/default_config.toml /etc/nestref/config.toml
+   sudo /opt/nestref/.venv/bin/nestref calibrate --config /etc/nestref/config.toml --write
+   ```
+
+4. **Run it as a service**, started at boot and restarted if it fails:
+
+   ```sh
+   sudo cp /opt/nestref/docs/nestref.service /etc/systemd/system/
+   sudo systemctl daemon-reload && sudo systemctl enable --now nestref
+   journalctl -u nestref -f
+   ```
+
+   The OLED then shows whose turn it is. To calibrate again later, `sudo systemctl stop
+   nestref` first: the daemon holds the matrix's pins while it runs."""
+
+
 def render_wiring(config: Config) -> str:
     """The whole guide for ``config``."""
     lights = config.status_lights
@@ -102,35 +460,6 @@ Over the UART (`USE_UART = True` in the Pico's `main.py`): the Pico's **GP0 (UAR
 pin 1)** to the Pi's **GPIO15 (RXD, pin 10)**, and a ground wire between them (both are
 3.3 V: no level shifting). The Pi sends nothing, but its UART still holds GPIO14 (TXD).
 Power the Pico from the Pi's 5 V (pin 2) into its VSYS pin (pin 39)."""
-    setup = []
-    if display.driver != "none":
-        setup += [
-            "dtparam=i2c_arm=on        # the OLED",
-            "dtparam=i2c_arm_baudrate=400000  # redraws the OLED in a quarter of the time",
-        ]
-    if config.cell_lights.driver != "none":
-        setup.append("dtparam=spi=on            # the MAX7219")
-        if config.cell_lights.spi_device == 0:
-            setup.append("dtoverlay=spi0-1cs        # SPI0 uses CE0 only: frees GPIO7")
-    if sensors.backend == "serial" and sensors.port in UART_PORTS:
-        setup.append("enable_uart=1             # the Pico's readings come in on GPIO15")
-        console = (
-            "and remove `console=serial0,115200` from `/boot/firmware/cmdline.txt` (the\n"
-            "UART is the Pico's, not a login console)."
-        )
-    elif {14, 15} & set(config.pins()):
-        setup.append("enable_uart=0             # GPIO14 and GPIO15 are used as plain GPIO: no serial console")
-        console = "and remove `console=serial0,115200` from `/boot/firmware/cmdline.txt`."
-    else:
-        console = ""
-    setup_text = "\n".join(setup)
-    setting_up = f"""In `/boot/firmware/config.txt` (or with `sudo raspi-config`):
-
-```
-{setup_text}
-```
-
-{console}""".rstrip()
     if display.driver != "none":
         oled = f"""| OLED | Pi |
 |---|---|
@@ -146,13 +475,16 @@ Driver `{display.driver}`, I2C bus {display.i2c_bus}, address 0x{display.i2c_add
 LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the words."""
     nest = config.game.board
     cell_count = len(nest.cells)
-    piece_count = len(config.game.lineup_pieces(config.lineup))
     if nest.name == load_game(config.game.name).board.name:
         picture = f"![The nest and its cells](docs/{nest.name}.svg)"
     else:  # a board of the builder's own: its picture is theirs to draw
         picture = (
             f"The nest `{nest.name}`: `nestref --board FILE board --svg nest.svg` draws it with every cell's name."
         )
+    if is_default_build(config):
+        schematic = f"![The schematic: the switch matrix, the Pi's pins, the OLED, the LEDs and buttons]({SCHEMATIC})"
+    else:  # the committed drawing is the default config's
+        schematic = "`nestref wiring --config FILE --schematic schematic.svg` draws the schematic of this build."
     cells = config.cell_lights
     if cells.driver != "none":
         ce = {0: "GPIO8 (CE0, pin 24)", 1: "GPIO7 (CE1, pin 26)"}[cells.spi_device]
@@ -177,29 +509,28 @@ How to build the electronics of a nest for nestref: a reed switch under every ce
 Raspberry Pi (Zero 2 W or larger) under the board, an OLED, four status LEDs, three
 buttons and, optionally, one LED per cell. This guide is generated from nestref's default
 config by `nestref wiring`; a test keeps it in step with the code. With your own config,
-run `nestref wiring --config /etc/nestref/config.toml` for a guide to your build.
+run `nestref wiring --config /etc/nestref/config.toml` for a guide to your build. The
+order of the work, a rehearsal with one switch, and the calibration walk are in
+[docs/building.md](docs/building.md).
 
 {picture}
 
+{schematic}
+
 ## Parts
 
-| part | count | notes |
-|---|---|---|
-| Raspberry Pi Zero 2 W (or 3, 4, 5) | 1 | Raspberry Pi OS Bookworm; a 40-pin header |
-| reed switch, normally open, glass 14 mm | {cell_count} | one under the centre of every cell |
-| magnet, neodymium 6 x 2 mm | {piece_count} | one in the base of every piece |
-| diode 1N4148 | {len(config.matrix)} | one per switch (and per matrix button): no ghost readings |
-| OLED 0.96" or 1.3", 128x64, I2C (SSD1306 or SH1106) | 1 | 3.3 V |
-| LED 3 mm (red, blue, yellow, green) with 330 ohm resistors | 4 | status lights |
-| push button, normally open | 3 | confirm, take back, switch |
-| MAX7219 8x8 LED matrix module, or MAX7219 + {cell_count} LEDs | 1 | optional: one LED per cell |
-| 74AHCT125 level shifter | 1 | optional, for the MAX7219 (see power) |
-| 5 V 2.5 A power supply, micro-USB or USB-C | 1 | |
-| ribbon cable, 2.54 mm headers, stripboard | | |
+Counted from the config; the part numbers are what this guide's sizes were worked out
+for (a part of the same specification does as well).
+
+{bom_table(config)}
+
+## Sensing a piece
+
+{sensing_text(config)}
 
 ## Setting up the Pi
 
-{setting_up}
+{pi_setup_text(config)}
 
 ## The pin map
 

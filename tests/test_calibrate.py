@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
@@ -64,36 +65,57 @@ def test_writing_the_map_keeps_the_rest_of_the_config():
 
 
 class Builder:
-    """Does what ``nestref calibrate`` prints, on a matrix whose a1 and b1 switches were
-    soldered the wrong way round."""
+    """Does what ``nestref calibrate`` prints, on a matrix soldered as ``wiring`` says;
+    the switches of the ``dead`` cells never close: on those, after a second, the
+    builder presses Enter."""
 
-    def __init__(self, out: io.StringIO, switches: MockSwitchMatrix, wiring: dict[str, tuple[int, int]]) -> None:
-        self.out, self.switches, self.wiring, self.time = out, switches, wiring, 0.0
+    def __init__(
+        self,
+        out: io.StringIO,
+        switches: MockSwitchMatrix,
+        wiring: dict[str, tuple[int, int]],
+        dead: frozenset[str] = frozenset(),
+    ) -> None:
+        self.out, self.switches, self.wiring, self.dead, self.time = out, switches, wiring, dead, 0.0
+        self.waiting_since: float | None = None  # on a dead cell's prompt
+
+    def last_line(self) -> str:
+        lines = self.out.getvalue().splitlines()
+        return lines[-1] if lines else ""
 
     def clock(self) -> float:
         return self.time
 
     def sleep(self, seconds: float) -> None:
         self.time += 0.05
-        assert self.time < 600, "the walk never ended"
-        lines = self.out.getvalue().splitlines()
-        last = lines[-1] if lines else ""
-        if match := re.fullmatch(r"(?:Put a piece on|Press the) (\w+)(?: button)?\.", last):
-            self.switches.set(self.wiring[match.group(1)], True)
-        elif match := re.fullmatch(r"(?:Take it off|Let go of) (\w+)\.", last):
+        assert self.time < 900, "the walk never ended"
+        if match := re.fullmatch(r"(?:Put a piece on|Press the) (\w+)(?: button)?\.", self.last_line()):
+            if match.group(1) not in self.dead:
+                self.switches.set(self.wiring[match.group(1)], True)
+        elif match := re.fullmatch(r"(?:Take it off|Let go of) (\w+)\.", self.last_line()):
             self.switches.set(self.wiring[match.group(1)], False)
 
+    def presses_enter(self) -> bool:
+        match = re.fullmatch(r"Put a piece on (\w+)\.", self.last_line())
+        if not (match and match.group(1) in self.dead):
+            return False
+        if self.waiting_since is None:
+            self.waiting_since = self.time
+        if self.time - self.waiting_since <= 1.0:
+            return False
+        self.waiting_since = None
+        return True
 
-def test_calibrate_writes_the_map_the_walk_found(tmp_path):
-    config_path = tmp_path / "config.toml"
-    config_path.write_text("[game]\nlenient = true\n", encoding="utf-8")
+
+def walk_the_nest(
+    config_path: Path, wiring: dict[str, tuple[int, int]], dead: frozenset[str] = frozenset()
+) -> tuple[Calibration, str]:
+    """``nestref calibrate --write`` with a builder doing what it says: the walk, and what it printed."""
     config = load_config(config_path)
-    wiring = dict(config.matrix)
-    wiring["a1"], wiring["b1"] = wiring["b1"], wiring["a1"]  # soldered the wrong way round
     factory = MockFactory()
     switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
     out = io.StringIO()
-    builder = Builder(out, switches, wiring)
+    builder = Builder(out, switches, wiring, dead)
     walk = calibrate(
         str(config_path),
         write=True,
@@ -102,10 +124,18 @@ def test_calibrate_writes_the_map_the_walk_found(tmp_path):
         switches=GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=factory),
         clock=builder.clock,
         sleep=builder.sleep,
-        skip_requested=lambda: False,
+        skip_requested=builder.presses_enter,
     )
+    return walk, out.getvalue()
+
+
+def test_calibrate_writes_the_map_the_walk_found(tmp_path):
+    config_path = tmp_path / "config.toml"
+    config_path.write_text("[game]\nlenient = true\n", encoding="utf-8")
+    wiring = dict(load_config(config_path).matrix)
+    wiring["a1"], wiring["b1"] = wiring["b1"], wiring["a1"]  # soldered the wrong way round
+    walk, report = walk_the_nest(config_path, wiring)
     assert walk.stage is Stage.DONE
-    report = out.getvalue()
     assert "a1: the switch is at row 0, column 1, the config says (0, 0)" in report
     assert "b1: the switch is at row 0, column 0, the config says (0, 1)" in report
     assert f"Wrote the map into {config_path} [matrix]." in report

@@ -71,7 +71,8 @@ def test_the_readme_quotes_the_pinned_perft_counts():
 
 def test_the_wiring_guide_is_what_the_code_writes_from_the_default_config():
     from firmware_host.daemon.config import load_config
-    from firmware_host.wiring import PHYSICAL, render_wiring
+    from firmware_host.schematic import PHYSICAL
+    from firmware_host.wiring import render_wiring
 
     config = load_config(None)
     guide = (ROOT / "wiring.md").read_text(encoding="utf-8")

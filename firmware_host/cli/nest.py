@@ -75,10 +75,13 @@ def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def run_wiring(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.schematic import schematic_svg
     from firmware_host.wiring import render_wiring
 
-    text = render_wiring(_config(args))
+    config = _config(args)
+    if args.schematic:
+        write_text(args.schematic, schematic_svg(config))
     if args.output:
-        write_text(args.output, text)
-    else:
-        out.write(text)
+        write_text(args.output, render_wiring(config))
+    elif not args.schematic:  # asked for the drawing alone
+        out.write(render_wiring(config))

@@ -194,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     wiring = commands.add_parser("wiring", parents=[board], help="write the wiring guide (wiring.md) for a config")
     wiring.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
     wiring.add_argument("--output", metavar="FILE", help="where to write it (default: print it)")
+    wiring.add_argument(
+        "--schematic", metavar="FILE", help="write the schematic as an SVG (the guide too only with --output)"
+    )
     wiring.set_defaults(run=run_wiring)
 
     analyse = commands.add_parser("analyse", parents=[board], help="the computer opponent's best move in a position")

@@ -286,6 +286,16 @@ class Board(Protocol):
         """The steps between two cells, as a piece moves."""
         ...
 
+    @property
+    def cell_shape(self) -> str:
+        """How the cells are cut: ``hex`` (pointy-top hexagons) or ``square``."""
+        ...
+
+    def centre(self, cell: str) -> tuple[float, float]:
+        """The cell's centre on the table, in cell pitches (neighbouring centres one
+        apart), x to the east, y to the north: what a builder lays the switches out by."""
+        ...
+
 
 @dataclass(frozen=True)
 class ComputerLevel:

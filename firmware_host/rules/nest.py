@@ -13,6 +13,7 @@ The default nest, ``hexhex-5``, ships as ``boards/hexhex-5.toml`` next to this m
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -185,6 +186,20 @@ class Nest:
     def coordinates(self, cell: str) -> tuple[int, int]:
         """The cell's axial coordinates ``(q, r)``."""
         return self._coordinates[self.check_cell(cell)]
+
+    cell_shape = "hex"
+    """The cells' shape (firmware_host.games.base.Board): pointy-top hexagons."""
+
+    def centre(self, cell: str) -> tuple[float, float]:
+        """The cell's centre on the table, in cell pitches, x to the east and y to the
+        north: neighbouring centres are one apart.
+
+        >>> nest = Nest.default()
+        >>> nest.centre("e5"), nest.centre("f5")
+        ((0.0, 0.0), (1.0, 0.0))
+        """
+        q, r = self.coordinates(cell)
+        return q + r / 2, math.sqrt(3) / 2 * r
 
     def cell_at(self, q: int, r: int) -> str | None:
         """The cell at axial coordinates ``(q, r)``, or None off the nest."""
