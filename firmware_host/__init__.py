@@ -1,4 +1,5 @@
-"""nestref: the automatic referee for Operation Cuckoo that runs on the Raspberry Pi
-under the nest. ``firmware_host.rules`` is its rules engine."""
+"""nestref: the automatic referee for board games played on a real board, which runs on
+the Raspberry Pi under it. ``docs/architecture.md`` shows its layers: the games
+(:mod:`.games`), the referee, the daemon, the web page, the command line."""
 
 __version__ = "0.1.0"

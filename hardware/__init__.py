@@ -1,5 +1,10 @@
-"""Drivers for the nest's hardware: reed-switch sensors, the OLED and the LEDs.
+"""Drivers for the nest's hardware, each behind a small interface: the reed-switch matrix
+on the Pi's GPIO (:mod:`.matrix`) or a Pico scanning it over a serial line
+(:mod:`.serial_scanner`, :mod:`.scanner_protocol`), the OLED (:mod:`.display`), the
+status and cell lights (:mod:`.lights`, drawing the values of :mod:`.outputs`), the
+buttons (:mod:`.buttons`).
 
-They wrap gpiozero, pyserial and luma and make no game decisions. (Coming with the
-daemon; see the issues.)
+They wrap gpiozero, pyserial and luma, know no game and nothing of ``firmware_host``, and
+raise :class:`.errors.DeviceError` for a device that is not there. ``pico/`` holds the
+Pico's own firmware.
 """

@@ -120,3 +120,28 @@ def test_the_daemon_docs_show_every_reference_screen():
     docs = (ROOT / "docs" / "daemon.md").read_text(encoding="utf-8")
     for screen in (ROOT / "docs" / "screens").glob("*.png"):
         assert f"(screens/{screen.name})" in docs
+
+
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))])
+def test_every_link_of_the_docs_points_into_the_repository(page):
+    path = ROOT / page
+    text = path.read_text(encoding="utf-8")
+    for target in LINK.findall(text):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        resolved = (path.parent / target).resolve()
+        assert resolved.is_relative_to(ROOT), f"{page} points outside the repository: {target}"
+        assert resolved.exists(), f"{page} links to {target}, which is not there"
+    assert "../shared" not in text, f"{page} points to ../shared, which is not in the repository"
+
+
+def test_the_command_lines_help_points_to_docs_that_exist():
+    from firmware_host.cli import build_parser
+
+    texts = [build_parser().format_help()]
+    texts += [action.format_help() for action in build_parser()._subparsers._group_actions[0].choices.values()]  # type: ignore[union-attr]
+    for name in sorted({match for text in texts for match in re.findall(r"docs/[\w.-]+\.md", text)}):
+        assert (ROOT / name).exists(), name

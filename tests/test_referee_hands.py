@@ -54,6 +54,10 @@ def judge(played: Played, timed: list[tuple[int, Signal]]) -> None:
 @given(SEEDS, st.sampled_from(LINEUPS), st.booleans(), st.booleans(), st.booleans())
 # A capture no scan saw, then illegal attempts by both sides, undone, around the reply.
 @example(4174798, "standard", False, False, True)
+# The same, and the capturer's side beginning its next move before the reply was read.
+@example(5000060, "advanced-2", False, False, True)
+# Two captures no scan saw end the game; hands touching pieces after it mimic captures.
+@example(6000172, "advanced-1", False, False, False)
 def test_the_referee_reads_every_game_real_hands_play(seed, lineup, polled, push_flicker, illegal):
     rng = random.Random(seed)
     start, moves = random_game(rng, lineup, plies=300)

@@ -286,6 +286,9 @@ class Reading:
     """A move begun after several: it shows too little to read what came before from
     it, but enough that what came before may have been other than another reading says."""
     cells: frozenset[str] = frozenset()  # every cell the moves touch
+    is_ending: bool = False
+    """The last move a capture no scan saw that ended the game: nothing can follow to
+    prove it, so it stands only against other readings (the players are asked)."""
 
     @property
     def is_clean(self) -> bool:
@@ -324,6 +327,7 @@ def explain(
             readings.append(
                 Reading((first, reply.move), reply.strays, reply.pushed, certain_too, replied_at=done, cells=touched)
             )
+        readings += _unseen_endings(after, first, seen, ended, cells)
         if depth > 2:
             readings += [
                 Reading((first, *later.moves), later.strays, later.pushed, later.is_certain and certain,
@@ -332,6 +336,38 @@ def explain(
                 for later in explain(after, chained, depth=depth - 1, not_before=ended, top=False)
             ]  # fmt: skip
     return readings
+
+
+def _unseen_endings(
+    after: TurnView, first: Move, seen: Observation, ended: int, cells: frozenset[str]
+) -> list[Reading]:
+    """The readings in which ``first`` was answered by a capture no scan saw that ended
+    the game: nothing follows it to prove it, but nothing tells it from another reading
+    either. They only stand against others: the players are asked."""
+    lifted, placed = after.difference(seen.occupied, seen.ignored)
+    if placed:
+        return []
+    endings = []
+    for move in after.captures:
+        footprint = after.footprints[move]
+        if footprint.empties != lifted or footprint.fills or not footprint.proofs <= seen.occupied:
+            continue
+        if any(seen.since(cell) < ended for cell in footprint.empties) or not after.after(move).is_over:
+            continue
+        if any(seen.evidence(origin, target) for origin in footprint.empties for target in footprint.proofs):
+            continue  # seen made: a reply finished, read as one
+        board = after.position.board
+        near = [
+            cell for cell in seen.occupied if any(board.distance(cell, origin) <= 2 for origin in footprint.empties)
+        ]
+        if any(
+            seen.prompt_evidence(origin, cell) and seen.landed(origin, cell)
+            for origin in footprint.empties
+            for cell in near
+        ):
+            continue  # the piece pushed another off as it landed, elsewhere: not this one
+        endings.append(Reading((first, move), is_certain=False, cells=cells | footprint.cells, is_ending=True))
+    return endings
 
 
 def _shown_at(view: TurnView, move: Move, seen: Observation) -> int:
@@ -389,7 +425,18 @@ def _first_moves(view: TurnView, seen: Observation, not_before: int) -> list[tup
         firsts.append((move, left, certain, False, False))
     # A capture the nest shows made by its evidence leaves no doubt that the same piece
     # made another one unseen.
-    proven = {move.origin for move, _, _, unseen, _ in firsts if view.footprints[move].proofs and not unseen}
+    # (Only a capture made as hands make one: its capturer landed within land_ms.)
+    proven = {
+        move.origin
+        for move, _, _, unseen, _ in firsts
+        if view.footprints[move].proofs
+        and not unseen
+        and all(
+            seen.landed(origin, target)
+            for origin in view.footprints[move].empties
+            for target in view.footprints[move].proofs
+        )
+    }
     return [first for first in firsts if not (first[3] and first[0].origin in proven)]
 
 

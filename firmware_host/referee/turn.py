@@ -223,13 +223,25 @@ class Turn:
         no scan saw may be an illegal move after another, to be undone once it is
         refused: the legal reading is believed once the reply has stood ``undo_ms``."""
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
+        endings = {reading.moves[0] for reading in readings if reading.is_ending}
+        if endings - {reading.moves[0] for reading in readings if not reading.is_ending}:
+            # An unseen capture may have ended the game instead: nothing will follow to
+            # tell (or a piece is only in the air: wait a little first).
+            return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts)
+        readings = [reading for reading in readings if not reading.is_ending]
+        firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
         certain = all(reading.is_certain for reading in readings)
         # A reply made shows what came before it, whatever its own side did next.
         replied = [reading for reading in readings if not reading.then_under_way or len(reading.moves) > 1]
-        if len(firsts) == 1 and certain and not all(reading.is_weak for reading in readings):
+        # Once the player was asked, the other side merely beginning to move settles
+        # nothing: hands touching the pieces while the question stands look like that too.
+        begun_tells = self.question is None or bool(replied)
+        if len(firsts) == 1 and certain and not all(reading.is_weak for reading in readings) and begun_tells:
             return self._commit_then_go_on(firsts[0], at)
         if not replied:
             return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts)
+        if self.question is not None and len(firsts) > 1:
+            return self._ask(firsts)  # asked already, and what followed fits more than one
         legal = tuple(dict.fromkeys(reading.moves[0] for reading in replied))
         if len(legal) == 1 and all(reading.is_certain for reading in replied):
             stood = min(reading.replied_at for reading in replied) + self.referee.timing.undo_ms
