@@ -289,6 +289,8 @@ class Reading:
     is_ending: bool = False
     """The last move a capture no scan saw that ended the game: nothing can follow to
     prove it, so it stands only against other readings (the players are asked)."""
+    sets_down: bool = False
+    """The move under way has set a piece down (legal or not): it may be anything yet."""
 
     @property
     def is_clean(self) -> bool:
@@ -318,7 +320,14 @@ def explain(
             # Only a move seen made is read from the other side merely beginning to move.
             weak = unseen or not top
             readings.append(
-                Reading((first,), is_certain=certain, then_under_way=True, is_weak=weak, cells=cells | lifted | placed)
+                Reading(
+                    (first,),
+                    is_certain=certain,
+                    then_under_way=True,
+                    is_weak=weak,
+                    cells=cells | lifted | placed,
+                    sets_down=bool(placed),
+                )
             )
         for reply in after.finished(chained, not_before=ended):
             certain_too = reply.is_certain and certain
@@ -332,7 +341,7 @@ def explain(
             readings += [
                 Reading((first, *later.moves), later.strays, later.pushed, later.is_certain and certain,
                         later.then_under_way, _shown_at(after, later.moves[0], seen), later.is_weak,
-                        cells | later.cells)
+                        cells | later.cells, later.is_ending, later.sets_down)
                 for later in explain(after, chained, depth=depth - 1, not_before=ended, top=False)
             ]  # fmt: skip
     return readings

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware_host.games.base import Move
 from firmware_host.referee.correction import undo_capture
+from firmware_host.referee.sensing import LONG_AGO
 from firmware_host.referee.signals import (
     CorrectionCause,
     FixStep,
@@ -35,7 +36,15 @@ from firmware_host.referee.signals import (
     QuestionClosed,
     Signal,
 )
-from firmware_host.referee.tracker import Finished, Observation, Reading, TurnView, explain, unseen_and_lifting
+from firmware_host.referee.tracker import (
+    SLIDE_MS,
+    Finished,
+    Observation,
+    Reading,
+    TurnView,
+    explain,
+    unseen_and_lifting,
+)
 
 if TYPE_CHECKING:
     from firmware_host.referee.referee import Referee
@@ -81,7 +90,13 @@ class Turn:
                 signals = self.referee.commit(candidate, at, proven=self._proof_is_its_own(candidate, seen))
                 return signals + self.referee.phase.on_change(at, cell, settled=settled)
         done = view.finished(seen)
-        if len(done) == 1 and done[0].is_clean and done[0].is_certain and not self._late_proof(done[0].move, seen):
+        if (
+            len(done) == 1
+            and done[0].is_clean
+            and done[0].is_certain
+            and not self._late_proof(done[0].move, seen)
+            and all(move == done[0].move for move in self._slid_unseen())
+        ):
             self.candidate = done[0].move
         elif done or view.matches_exactly(seen) or (candidate is not None and not view.shows(candidate, seen)):
             self.candidate = None  # another move, all put back, or the mover changing its mind
@@ -116,14 +131,18 @@ class Turn:
         elif len(lifted) == 1 and not placed:  # what a capture no scan saw looks like
             self.doubts.update(view.unseen_captures(seen))
         visits = self._visits(at)
-        done = [reading for reading in view.finished(seen) if self._accounts_for(reading.move, visits)]
+        done = [reading for reading in view.finished(seen) if self._accounts_for((reading.move,), visits, seen)]
         late = self._late_proof(done[0].move, seen) if len(done) == 1 else ()
         if done and not late:
             return self._finished(done, at)
         if not lifted and not placed:
             self.question = None
             return []
-        readings = [reading for reading in explain(view, seen, not_before=self.began) if visits <= reading.cells]
+        readings = [
+            reading
+            for reading in explain(view, seen, not_before=self.began)
+            if self._accounts_for(reading.moves, visits, seen, extra=reading.cells)
+        ]
         replied = any(not reading.then_under_way for reading in readings)
         if readings and (replied or not view.is_under_way(seen)):
             return self._followed(readings, at)
@@ -186,11 +205,34 @@ class Turn:
         others = [other for other in self.view.unseen_captures(seen) if other.origin == move.origin and other != move]
         return (move, *others) if others else ()
 
-    def _accounts_for(self, move: Move, visits: set[str]) -> bool:
-        """Whether a single move explains the cells visited lately: each on its way, or
-        beside it (a hand touching down as it carries a piece, a piece pushed aside)."""
-        board, cells = self.referee.board, self.view.footprints[move].cells
-        return all(any(board.distance(visit, cell) <= 1 for cell in cells) for visit in visits)
+    def _accounts_for(
+        self, moves: tuple[Move, ...], visits: set[str], seen: Observation, *, extra: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether ``moves``, made in turn from the view's position, explain the cells
+        visited lately: each on a move's way, or beside it (a hand touching down as it
+        carries a piece, a piece pushed aside), while that move was being made (from its
+        piece leaving to its coming to rest); or among ``extra`` but for the cells of
+        ``moves`` (those of a move still under way after them)."""
+        board, view, land_ms = self.referee.board, self.view, self.referee.timing.land_ms
+        unexplained = set(visits)
+        for move in moves:
+            footprint = view.footprints[move]
+            left = min(seen.emptied(cell) for cell in footprint.empties) if footprint.empties else LONG_AGO
+            # The move is over once its piece rests where it goes (a capture no scan saw
+            # shows no landing: as late as a capturer lands).
+            rested = [seen.since(cell) for cell in footprint.fills | footprint.proofs if cell in seen.occupied]
+            over = max(max(rested, default=LONG_AGO), left + land_ms if not footprint.fills else LONG_AGO) + SLIDE_MS
+            unexplained = {
+                visit
+                for visit in unexplained
+                if not (
+                    left - SLIDE_MS <= seen.since(visit) <= over
+                    and any(board.distance(visit, cell) <= 1 for cell in footprint.cells)
+                )
+            }
+            extra -= footprint.cells
+            view = view.after(move)
+        return not unexplained - extra
 
     def _waiting(self, at: int, ms: int) -> bool:
         """Whether to wait until ``ms`` after the last change: then it is decided again."""
@@ -202,6 +244,10 @@ class Turn:
 
     def _finished(self, done: list[Finished], at: int) -> list[Signal]:
         timing = self.referee.timing
+        slid = tuple(move for move in self._slid_unseen() if move not in [reading.move for reading in done])
+        if slid:  # the piece slid the way of a capture no scan saw: that may be the one made
+            options = (*(reading.move for reading in done), *slid)
+            return [] if self._waiting(at, timing.ask_ms) else self._ask(options)
         if len(done) == 1 and done[0].is_certain:
             (move,) = [done[0].move]
             if not done[0].is_clean:
@@ -230,9 +276,19 @@ class Turn:
             return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts)
         readings = [reading for reading in readings if not reading.is_ending]
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
+        slid = tuple(move for move in self._slid_unseen() if move not in firsts)
+        if slid:
+            # The piece slid over the way of a capture no scan saw, not the way of the
+            # ones read: it may have gone there.
+            return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts + slid)
         certain = all(reading.is_certain for reading in readings)
-        # A reply made shows what came before it, whatever its own side did next.
-        replied = [reading for reading in readings if not reading.then_under_way or len(reading.moves) > 1]
+        # A reply made shows what came before it, whatever its own side did next (but
+        # for a piece set down since, which may be any hand's doing).
+        replied = [
+            reading
+            for reading in readings
+            if not reading.then_under_way or (len(reading.moves) > 1 and not reading.sets_down)
+        ]
         # Once the player was asked, the other side merely beginning to move settles
         # nothing: hands touching the pieces while the question stands look like that too.
         begun_tells = self.question is None or bool(replied)
@@ -250,6 +306,24 @@ class Turn:
             self.referee.decide_at(stood)
             return []
         return self._ask(firsts)
+
+    def _slid_unseen(self) -> tuple[Move, ...]:
+        """The captures no scan saw that a lifted piece may have made, over a cell it
+        would slide across that was set down on soon after the piece left."""
+        seen, view = self.referee.observation(), self.view
+        land_ms = self.referee.timing.land_ms
+        lifted, _ = view.difference(seen.occupied, seen.ignored)
+        found = []
+        for move in view.captures:
+            footprint = view.footprints[move]
+            # (Its target may be in the air since: the other side capturing the capturer.)
+            if not footprint.empties <= lifted or not footprint.proofs <= seen.occupied | lifted:
+                continue
+            left = min(seen.emptied(cell) for cell in footprint.empties)
+            crossed = footprint.passes & self.visited
+            if any(left <= seen.since(cell) <= left + land_ms for cell in crossed):
+                found.append(move)
+        return tuple(found)
 
     def _commit_then_go_on(self, move: Move, at: int) -> list[Signal]:
         seen = self.referee.observation()
