@@ -70,6 +70,9 @@ class Turn:
         # several moves must account for each done lately (a piece set down where no
         # move of it goes was another hand's doing: an illegal move, maybe undone since).
         self.visited: set[str] = set()
+        # When each cell of the position first emptied this turn: a piece lifted, put
+        # back and lifted again may have been on its way since the first time.
+        self.first_emptied: dict[str, int] = {}
 
     # -- what the referee asks of a phase ---------------------------------------------
 
@@ -82,6 +85,8 @@ class Turn:
         view, seen = self.view, self.referee.observation()
         if settled and cell in seen.occupied and cell not in view.expected:
             self.visited.add(cell)
+        if cell in view.expected and cell not in seen.occupied:
+            self.first_emptied.setdefault(cell, seen.emptied(cell))
         candidate = self.candidate
         if settled and candidate is not None and cell not in view.footprints[candidate].cells:
             after = view.after(candidate)
@@ -308,8 +313,9 @@ class Turn:
         return self._ask(firsts)
 
     def _slid_unseen(self) -> tuple[Move, ...]:
-        """The captures no scan saw that a lifted piece may have made, over a cell it
-        would slide across that was set down on soon after the piece left."""
+        """The captures no scan saw that a lifted piece may have made: over a cell it
+        would slide across that was set down on after it first left this turn, and
+        soon after it last left."""
         seen, view = self.referee.observation(), self.view
         land_ms = self.referee.timing.land_ms
         lifted, _ = view.difference(seen.occupied, seen.ignored)
@@ -319,9 +325,10 @@ class Turn:
             # (Its target may be in the air since: the other side capturing the capturer.)
             if not footprint.empties <= lifted or not footprint.proofs <= seen.occupied | lifted:
                 continue
-            left = min(seen.emptied(cell) for cell in footprint.empties)
+            first = min(self.first_emptied.get(cell, seen.emptied(cell)) for cell in footprint.empties)
+            left = max(seen.emptied(cell) for cell in footprint.empties)
             crossed = footprint.passes & self.visited
-            if any(left <= seen.since(cell) <= left + land_ms for cell in crossed):
+            if any(first <= seen.since(cell) <= left + land_ms for cell in crossed):
                 found.append(move)
         return tuple(found)
 
