@@ -73,6 +73,7 @@ class Turn:
         # When each cell of the position first emptied this turn: a piece lifted, put
         # back and lifted again may have been on its way since the first time.
         self.first_emptied: dict[str, int] = {}
+        self.refilled: dict[str, int] = {}  # and when a piece was last set down on it again
 
     # -- what the referee asks of a phase ---------------------------------------------
 
@@ -87,6 +88,8 @@ class Turn:
             self.visited.add(cell)
         if cell in view.expected and cell not in seen.occupied:
             self.first_emptied.setdefault(cell, seen.emptied(cell))
+        elif settled and cell in self.first_emptied:
+            self.refilled[cell] = seen.since(cell)
         candidate = self.candidate
         if settled and candidate is not None and cell not in view.footprints[candidate].cells:
             after = view.after(candidate)
@@ -204,11 +207,22 @@ class Turn:
         have been (the flicker may be another hand's touch). Else nothing."""
         footprint = self.view.footprints[move]
         if not footprint.proofs or all(
-            seen.prompt_evidence(origin, target) for origin in footprint.empties for target in footprint.proofs
+            seen.prompt_evidence(origin, target) and not self._came_back_late(origin, target, seen)
+            for origin in footprint.empties
+            for target in footprint.proofs
         ):
             return ()
         others = [other for other in self.view.unseen_captures(seen) if other.origin == move.origin and other != move]
         return (move, *others) if others else ()
+
+    def _came_back_late(self, origin: str, target: str, seen: Observation) -> bool:
+        """Whether a piece was set down on the capturer's cell after its target was
+        lifted (maybe the target's, in another hand) and lifted again, and the target
+        filled later than a capturer lands after the capturer first left."""
+        first = self.first_emptied.get(origin, seen.emptied(origin))
+        if not seen.emptied(target) < self.refilled.get(origin, LONG_AGO) < seen.emptied(origin):
+            return False
+        return seen.since(target) > first + self.referee.timing.land_ms
 
     def _accounts_for(
         self, moves: tuple[Move, ...], visits: set[str], seen: Observation, *, extra: frozenset[str] = frozenset()
