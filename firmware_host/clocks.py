@@ -201,8 +201,7 @@ class GameClock:
         """The clock with the time up to ``now`` charged to the side whose clock runs,
         its flag down if its time ran out. Raises :class:`ClockError` if ``now`` is
         before the last event."""
-        if now < self.since_ms:
-            raise ClockError(f"the clock was asked about {now} ms, before its last event at {self.since_ms} ms")
+        self._check(now)
         side = self.running
         if side is None:
             # A fallen flag keeps the moment it fell; a stopped clock only moves on.
@@ -271,11 +270,18 @@ class GameClock:
 
     def flagged(self, now: int) -> Side | None:
         """The side whose time has run out by ``now``, if one has."""
-        return self.at(now).fallen
+        # Asked on every tick of the daemon's loop: worked out without a new clock.
+        self._check(now)
+        side = self.running
+        if side is not None and now - self.since_ms >= self.time(side).remaining_ms:
+            return side
+        return self.fallen
 
     def remaining(self, side: Side, now: int) -> int:
         """``side``'s time left at ``now``, in ms (0 once its flag fell)."""
-        return self.at(now).time(side).remaining_ms
+        self._check(now)
+        left = self.time(side).remaining_ms
+        return max(0, left - (now - self.since_ms)) if side is self.running else left
 
     def is_low(self, side: Side, now: int) -> bool:
         """Whether ``side`` has less than :data:`LOW_TIME_MS` left."""
@@ -283,8 +289,7 @@ class GameClock:
 
     def display(self, now: int) -> tuple[str, str]:
         """Red's and blue's time at ``now`` as the screens show them."""
-        clock = self.at(now)
-        return format_time(clock.time(Side.RED).remaining_ms), format_time(clock.time(Side.BLUE).remaining_ms)
+        return format_time(self.remaining(Side.RED, now)), format_time(self.remaining(Side.BLUE, now))
 
     def snapshot(self, now: int) -> dict[str, Any]:
         """The clock at ``now`` as plain data (JSON's types), for the record: no
@@ -315,6 +320,10 @@ class GameClock:
         between (the daemon was down) is charged to no one. Raises
         :class:`ClockError` naming the key that is wrong."""
         return _SnapshotReader(data).read(now)
+
+    def _check(self, now: int) -> None:
+        if now < self.since_ms:
+            raise ClockError(f"the clock was asked about {now} ms, before its last event at {self.since_ms} ms")
 
     def _with(self, side: Side, account: SideTime) -> GameClock:
         times = (account, self.times[1]) if side is Side.RED else (self.times[0], account)

@@ -347,6 +347,16 @@ def test_bronstein_never_gives_back_more_than_the_move_took(minutes, seconds, ga
             turn_start = {after.to_move: after.time(after.to_move).remaining_ms}
 
 
+@given(controls, controls, st.sampled_from(Side), events, st.integers(0, 200_000))
+def test_the_questions_asked_every_tick_answer_as_the_clock_brought_up_to_date(red, blue, first, game, wait):
+    # flagged() and remaining() take a short cut, without making the clock anew.
+    for _, _, clock, now in play(GameClock.new(red, blue, first=first), game):
+        later = now + wait
+        assert clock.flagged(later) == clock.at(later).fallen
+        for side in Side:
+            assert clock.remaining(side, later) == clock.at(later).time(side).remaining_ms
+
+
 @given(controls, controls, st.sampled_from(Side), events, st.integers(0, 40_000), st.integers(0, 10**9))
 def test_a_snapshot_restores_the_same_clock_at_any_time_origin(red, blue, first, game, wait, origin):
     history = play(GameClock.new(red, blue, first=first), game)
