@@ -397,7 +397,11 @@ class _SnapshotReader:
             where = f"times.{side.label}"
             account_keys = ("remaining_ms", "used_ms", "credited_ms")
             account = self.table(times_data[side.label], where, account_keys)
-            times.append(SideTime(*(self.count(account[key], f"{where}.{key}") for key in account_keys)))
+            account_time = SideTime(*(self.count(account[key], f"{where}.{key}") for key in account_keys))
+            base_ms = controls[_index(side)].base_ms
+            if account_time.used_ms + account_time.remaining_ms != base_ms + account_time.credited_ms:
+                raise self.fail(where, "used_ms + remaining_ms must be the control's base time + credited_ms")
+            times.append(account_time)
         try:
             state = ClockState(data["state"])
         except ValueError:
@@ -406,6 +410,9 @@ class _SnapshotReader:
         fallen = None if data["fallen"] is None else self.side(data["fallen"], "fallen")
         if (state is ClockState.FLAGGED) != (fallen is not None):
             raise self.fail("fallen", "a side's flag is down exactly when the state is flagged")
+        ply = self.count(data["ply"], "ply")
+        if (state is ClockState.WAITING) != (ply == 0) and state is not ClockState.STOPPED:
+            raise self.fail("ply", f"a clock {state.value} has {'no' if ply else 'some'} moves made, not {ply}")
         return GameClock(
             controls=(controls[0], controls[1]),
             times=(times[0], times[1]),
@@ -413,6 +420,6 @@ class _SnapshotReader:
             state=state,
             since_ms=now,
             turn_ms=self.count(data["turn_ms"], "turn_ms"),
-            ply=self.count(data["ply"], "ply"),
+            ply=ply,
             fallen=fallen,
         )

@@ -397,6 +397,9 @@ def test_the_clock_survives_a_restart_and_its_flag_falls_after_it(tmp_path: Path
         (lambda data: data.update(state="ticking"), "state: 'ticking' is not one of: waiting, running"),
         (lambda data: data.update(fallen="red"), "fallen: a side's flag is down exactly when"),
         (lambda data: data.update(times=[]), "times: expected a table, got list"),
+        (lambda data: data["times"]["red"].update(remaining_ms=1), "times.red: used_ms + remaining_ms must be"),
+        (lambda data: data.update(ply=0), "ply: a clock running has some moves made, not 0"),
+        (lambda data: data.update(state="waiting"), "ply: a clock waiting has no moves made, not 1"),
     ],
 )
 def test_a_bad_snapshot_is_refused_naming_the_key(change, message):
