@@ -40,6 +40,25 @@ def test_a_tonal_sounder_plays_each_note_at_its_frequency_for_its_time():
     assert {entry[2] for entry in heard} == {440.0, 880.0, None}
 
 
+notes = st.tuples(st.none() | st.floats(LOWEST_HZ, HIGHEST_HZ), st.integers(1, 500))
+
+
+@given(st.lists(notes, min_size=1, max_size=8), st.lists(st.integers(0, 4_000), max_size=30))
+def test_the_pin_sounds_the_note_due_at_every_moment(tune_played, moments):
+    factory = MockFactory(pin_class=MockPWMPin)
+    sounder = TonalSounder(PIN, pin_factory=factory)
+    try:
+        sounder.play(tune_played, now=100.0)
+        for moment in sorted(moments):  # ms after the start
+            playing = sounder.refresh(100.0 + moment / 1000)
+            ends = list(itertools.accumulate(ms for _, ms in tune_played))
+            due = next((hz for (hz, _), end in zip(tune_played, ends, strict=True) if moment < end), None)
+            assert playing == (moment < ends[-1])
+            assert factory.pin(PIN).frequency == (None if due is None else pytest.approx(due))
+    finally:
+        sounder.close()
+
+
 def test_a_new_tune_cuts_the_one_playing_and_off_silences_at_once():
     sounder, pin = tonal()
     sounder.play([(440.0, 1000)], now=0.0)

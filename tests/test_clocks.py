@@ -81,6 +81,19 @@ def test_a_time_control_made_by_hand_is_checked():
         TimeControl(ControlKind.FISCHER, 61_000, 1000)
 
 
+@given(st.text(max_size=30) | st.from_regex(r"\s*(sudden\s+)?\d{1,4}(\s*\+\s*\d{1,4}|\s+[a-z]{3,10}\s+\d{1,4})?\s*"))
+def test_any_text_is_read_as_a_time_control_or_refused_with_a_clock_error(text):
+    message = None
+    try:
+        control = TimeControl.from_text(text)
+    except ClockError as error:
+        message = str(error)
+    if message is None:
+        assert TimeControl.from_text(control.to_text()) == control
+    else:
+        assert message.startswith(f"time control {text[:40]!r}: ")
+
+
 controls = st.one_of(
     st.builds(lambda m: TimeControl(ControlKind.SUDDEN, m * 60_000), st.integers(1, 600)),
     st.builds(
