@@ -149,7 +149,7 @@ class Turn:
         readings = [
             reading
             for reading in explain(view, seen, not_before=self.began)
-            if self._accounts_for(reading.moves, visits, seen, extra=reading.cells)
+            if self._accounts_for(reading.moves, visits, seen, extra=reading.cells, reach=0)
         ]
         replied = any(not reading.then_under_way for reading in readings)
         if readings and (replied or not view.is_under_way(seen)):
@@ -225,13 +225,21 @@ class Turn:
         return seen.since(target) > first + self.referee.timing.land_ms
 
     def _accounts_for(
-        self, moves: tuple[Move, ...], visits: set[str], seen: Observation, *, extra: frozenset[str] = frozenset()
+        self,
+        moves: tuple[Move, ...],
+        visits: set[str],
+        seen: Observation,
+        *,
+        extra: frozenset[str] = frozenset(),
+        reach: int = 1,
     ) -> bool:
         """Whether ``moves``, made in turn from the view's position, explain the cells
-        visited lately: each on a move's way, or beside it (a hand touching down as it
-        carries a piece, a piece pushed aside), while that move was being made (from its
-        piece leaving to its coming to rest); or among ``extra`` but for the cells of
-        ``moves`` (those of a move still under way after them)."""
+        visited lately: each on a move's way, or within ``reach`` of it (a hand touching
+        down as it carries a piece, a piece pushed aside), while that move was being made
+        (from its piece leaving to its coming to rest); or among ``extra`` but for the
+        cells of ``moves`` (those of a move still under way after them); or resting where
+        it was set down after them. (A reading of several moves is held to their ways: so
+        many hands beside so many cells would explain anything.)"""
         board, view, land_ms = self.referee.board, self.view, self.referee.timing.land_ms
         unexplained = set(visits)
         for move in moves:
@@ -246,12 +254,14 @@ class Turn:
                 for visit in unexplained
                 if not (
                     left - SLIDE_MS <= seen.since(visit) <= over
-                    and any(board.distance(visit, cell) <= 1 for cell in footprint.cells)
+                    and any(board.distance(visit, cell) <= reach for cell in footprint.cells)
                 )
             }
             extra -= footprint.cells
             view = view.after(move)
-        return not unexplained - extra
+        # A piece resting where it was set down after the moves is the next move's doing.
+        _, placed = view.difference(seen.occupied, seen.ignored)
+        return not unexplained - extra - placed
 
     def _waiting(self, at: int, ms: int) -> bool:
         """Whether to wait until ``ms`` after the last change: then it is decided again."""
