@@ -4,6 +4,7 @@ kind of malformed record refused with its line."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -247,3 +248,16 @@ def test_a_record_value_refuses_what_no_record_file_could_hold():
         Comment("two  spaces")
     with pytest.raises(ValueError, match="stands for a take back"):
         Comment("taken back")
+
+
+def test_the_example_in_the_docs_is_read_and_written_back_as_it_stands():
+    doc = (Path(__file__).parent.parent / "docs" / "game-records.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- example -->\n```text\n(.*?)```", doc, re.DOTALL)
+    assert match is not None
+    example = match.group(1)
+    (record,) = read_records(example, game=GAME, source="docs/game-records.md")
+    assert write_record(record, game=GAME) == example + "\n"
+    assert record.tag("TimeControl") == "-" and any(isinstance(event, Comment) for event in record.events)
+    with pytest.raises(RecordError) as refused:
+        read_records(example.replace("9. e2-e4", "9. e2-e5"), game=GAME, source="club.txt")
+    assert f"nestref: {refused.value}" in doc
