@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Side
+from firmware_host.games.base import Game, Position, Side
 from firmware_host.records.record import (
     RESULTS,
     TAKEN_BACK,
@@ -56,8 +56,9 @@ def read_records(text: str, *, game: Game, source: str = "record") -> list[GameR
     """
     scanner = _Scanner(text, source)
     records = []
+    starts: dict[tuple[str, Side], Position] = {}  # the lineups' start positions, made once
     while (parsed := scanner.game()) is not None:
-        records.append(_record(parsed, game, scanner))
+        records.append(_record(parsed, game, scanner, starts))
     if not records:
         raise RecordError(f'{source}:1: no game in it: a record begins with tag pairs such as [Game "cuckoo"]')
     return records
@@ -181,7 +182,7 @@ class _Scanner:
             raise self.fail(f"the move number {number.group()} where {due} is due")
 
 
-def _record(parsed: _ParsedGame, game: Game, scanner: _Scanner) -> GameRecord:
+def _record(parsed: _ParsedGame, game: Game, scanner: _Scanner, starts: dict[tuple[str, Side], Position]) -> GameRecord:
     """The record of ``parsed``, its tags read and its moves checked."""
     tags, lines = parsed.tags, parsed.tag_lines
     first_line = min(lines.values())
@@ -211,9 +212,11 @@ def _record(parsed: _ParsedGame, game: Game, scanner: _Scanner) -> GameRecord:
             raise fail("Position", f"the Position cannot be read: {error}") from None
         if start.turn is not starter:
             raise fail("Position", f"the Position has {start.turn.label} to move, but the Starter is {starter.label}")
-        start_position = start.to_text()
     else:
-        start_position = game.start(lineup, starter).to_text()
+        if (lineup, starter) not in starts:
+            starts[lineup, starter] = game.start(lineup, starter)
+        start = starts[lineup, starter].copy()
+    start_position = start.to_text()
     started_at = _started_at(tags, fail)
     if tags["Result"] not in RESULTS:
         raise fail("Result", f"the Result is red, blue, draw or *, not {tags['Result']!r}")
@@ -252,7 +255,7 @@ def _record(parsed: _ParsedGame, game: Game, scanner: _Scanner) -> GameRecord:
             line = parsed.result_line
         return f"{scanner.source}:{line}"
 
-    check_record(record, game, where=where)
+    check_record(record, game, where=where, start=start)
     return record
 
 

@@ -147,6 +147,7 @@ def check_record(
     game: Game,
     *,
     where: Callable[[int | None], str] = lambda _: "record",
+    start: Position | None = None,
 ) -> Position:
     """Replay ``record`` through ``game``'s rules and return the position at its end.
 
@@ -154,7 +155,8 @@ def check_record(
     every move (legal where it is played, or only lenient if the record says so), every
     take back (a move to take back), and that the result and termination are what the
     rules say. ``where(index)`` names the place of the event ``index`` (None: of the
-    tags) for the message, such as ``games.txt:12``.
+    tags) for the message, such as ``games.txt:12``. ``start``, if given, is the record's
+    start position already read (a copy the check may play on).
 
     Raises :class:`RecordError`.
     """
@@ -168,24 +170,30 @@ def check_record(
         raise fail(None, f"a record of a game on the board {record.board!r}, not on {game.board.name!r}")
     try:
         game.check_lineup(record.lineup)
-        position = game.read_position(record.start_position)
+        position = game.read_position(record.start_position) if start is None else start
     except NestrefError as error:
         raise fail(None, str(error)) from None
+    ply = 0  # the moves that stand
     for index, event in enumerate(record.events):
         if isinstance(event, Played):
-            number = _move_number(position)
+            number = f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
             try:
                 move = game.read_move(event.move)
             except NestrefError as error:
                 raise fail(index, f"move {number} {event.move!r} is not a move: {error}") from None
-            illegal = position.check_move(move, lenient=record.lenient)
-            if illegal is not None:
-                raise fail(index, f"move {number} {event.move} is illegal: {illegal.reason}")
-            position.push(move, lenient=record.lenient)
+            try:  # making a move checks it: asked why only when it is refused
+                position.push(move, lenient=record.lenient)
+            except NestrefError as error:
+                illegal = position.check_move(move, lenient=record.lenient)
+                raise fail(
+                    index, f"move {number} {event.move} is illegal: {illegal.reason if illegal else error}"
+                ) from None
+            ply += 1
         elif isinstance(event, TakeBack):
-            if not position.move_stack:
+            if ply == 0:
                 raise fail(index, "a take back with no move to take back")
             position.pop()
+            ply -= 1
     _check_end(record, game, position, lambda message: fail(len(record.events), message))
     return position
 
@@ -209,13 +217,6 @@ def _check_end(record: GameRecord, game: Game, position: Position, fail: Callabl
             raise fail(f"a game not finished (Result *) ends {ABANDONED} or {UNTERMINATED}, not {termination!r}")
     elif result == "draw" or termination not in (RESIGNATION, TIME):
         raise fail(f"the game is not over by the rules, so Result {result} must come of {RESIGNATION} or {TIME}")
-
-
-def _move_number(position: Position) -> str:
-    """The next move's number as the record writes it: ``3.`` for the starter's,
-    ``3...`` for the other side's."""
-    ply = len(position.move_stack)
-    return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
 
 
 def is_lenient(game: Game, start_position: str, events: Sequence[Event]) -> bool:
