@@ -29,7 +29,7 @@ import chess.pgn
 
 from firmware_host.games import load_game
 from firmware_host.games.base import Game, Side
-from firmware_host.records import GameRecord, Played, read_records, write_records
+from firmware_host.records import Event, GameRecord, Played, read_records, write_records
 
 PLIES = 60
 BUDGET_SECONDS = 1.0  # for BUDGET_GAMES games, here
@@ -43,7 +43,7 @@ def cuckoo_records(game: Game, count: int, rng: random.Random) -> tuple[str, int
         lineup = rng.choice(game.lineups)
         position = game.start(lineup, Side.RED)
         start = position.to_text()
-        events = []
+        events: list[Event] = []
         while len(events) < PLIES and position.legal_moves():
             move = rng.choice(list(position.legal_moves()))
             position.push(move)
