@@ -261,3 +261,19 @@ def test_the_example_in_the_docs_is_read_and_written_back_as_it_stands():
     with pytest.raises(RecordError) as refused:
         read_records(example.replace("9. e2-e4", "9. e2-e5"), game=GAME, source="club.txt")
     assert f"nestref: {refused.value}" in doc
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(st.characters(exclude_characters='"\\\n\r'), max_size=60),
+    st.lists(st.text(st.characters(exclude_categories=("Zs", "Cc")), min_size=1, max_size=8), max_size=4),
+)
+def test_any_position_or_move_in_a_record_is_read_or_refused_with_a_record_error(position, moves):
+    text = _with(WON, '[Starter "red"]', f'[Starter "red"]\n[Position "{position}"]')
+    text = _with(text, "1. c3-d4 g7-h6", " ".join(moves) + " 1. c3-d4 g7-h6")
+    message = "fuzz.txt: (read)"
+    try:
+        read_records(text, game=GAME, source="fuzz.txt")
+    except RecordError as error:
+        message = str(error)
+    assert message.startswith("fuzz.txt:")

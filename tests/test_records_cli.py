@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,20 @@ def test_the_commands_run_as_the_installed_nestref_does(played):
         check=False,
     )
     assert done.returncode == 0 and done.stdout.rstrip().endswith("blue")
+
+
+def test_export_all_leaves_another_games_games_to_its_own_game(played, capsys):
+    with sqlite3.connect(played) as db:
+        db.execute(
+            "INSERT INTO sets (id, game, board, lineup, first_starter, started_at)"
+            " VALUES (7, 'other', 'x', 'y', 'red', 0)"
+        )
+        db.execute(
+            "INSERT INTO games (id, set_id, number, lineup, starter, start_position, started_at)"
+            " VALUES (7, 7, 1, 'y', 'red', 'z', 0)"
+        )
+    code, out, _ = run(capsys, "export", "--all", "--db", str(played))
+    assert code == 0 and out.count("[Event ") == 1
+    code, _, err = run(capsys, "export", "7", "--db", str(played))
+    assert code == 2 and "game 7 is one of other on the board x, not of cuckoo on hexhex-5" in err, err
+    assert len(run(capsys, "games", "--db", str(played))[1].splitlines()) == 3  # the list shows every game

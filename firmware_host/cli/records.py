@@ -77,7 +77,9 @@ def run_export(args: argparse.Namespace, out: TextIO) -> None:
     if args.all == bool(args.ids):
         raise NestrefError("export: name the games to export (their ids, from nestref games) or --all, not both")
     with _store(args, create=False) as store:
-        ids = [summary.id for summary in store.games()] if args.all else args.ids
+        # --all: the games of this game on this board (another's need its --game, --board).
+        mine = [each for each in store.games() if (each.game, each.board) == (store.game.name, store.game.board.name)]
+        ids = [summary.id for summary in mine] if args.all else args.ids
         text = write_records((store.game_record(game_id) for game_id in ids), game=store.game)
     if args.output is not None:
         write_text(args.output, text)

@@ -382,6 +382,11 @@ class GameStore:
         if row is None:
             raise UnknownGameError(f"{self.path}: no game {game_id} in the record (nestref games lists them)")
         game_name, board, number, lineup, start, started_at, result, how, abandoned = row
+        if (game_name, board) != (self.game.name, self.game.board.name):
+            raise StoreError(
+                f"{self.path}: game {game_id} is one of {game_name} on the board {board}, not of"
+                f" {self.game.name} on {self.game.board.name} (--game, --board)"
+            )
         events = _events(moves)
         record = GameRecord(
             game=game_name,
@@ -397,7 +402,7 @@ class GameStore:
         try:
             if is_lenient(self.game, start, events):
                 record = replace(record, lenient=True)
-            check_record(record, self.game, where=lambda _: f"{self.path}: game {game_id}")
+            check_record(record, self.game, where=lambda _: f"game {game_id}")
         except NestrefError as error:  # another game's, or a record edited by hand
             raise StoreError(f"{self.path}: game {game_id} cannot be read as a record: {error}") from None
         return record
