@@ -137,6 +137,7 @@ def _with(text: str, old: str, new: str) -> str:
         ("1. c3-c4 *\n", 1, "a game begins with tag pairs"),
         (_with(WON, '[Site "Leiden"]', "[Site Leiden]"), 2, 'a tag pair is [Name "value"] alone on its line'),
         (_with(WON, '[Site "Leiden"]', '[Site "Lei\\nden"]'), 2, 'only \\" and \\\\ may follow'),
+        (_with(WON, '[Site "Leiden"]', '[Site "Lei\rden"]'), 2, "no carriage return"),
         (_with(WON, '[Site "Leiden"]', '[Site "Leiden"] [Event "x"]'), 2, "alone on its line"),
         (_with(WON, '[Site "Leiden"]', '[Red "Leiden"]'), 5, "the tag Red twice (first on line 2)"),
         (_with(WON, '[Game "cuckoo"]\n', ""), 1, "the game has no Game tag"),
@@ -149,6 +150,7 @@ def _with(text: str, old: str, new: str) -> str:
         (_with(WON, '[Starter "red"]', '[Starter "blue"]\n[Position "' + START + '"]'), 12, "red to move"),
         (_with(WON, '[Date "2026.12.01"]', '[Date "2026-12-01"]'), 3, "the Date is YYYY.MM.DD"),
         (_with(WON, '[Date "2026.12.01"]', '[Date "2026.02.30"]'), 3, "no such date"),
+        (_with(WON, '[Date "2026.12.01"]', '[Date "1969.12.31"]'), 3, "starts in 1970 or later"),
         (_with(WON, '[UTCTime "11:40:07"]', '[UTCTime "11h40"]'), 12, "the UTCTime is HH:MM:SS"),
         (_with(WON, '[Round "2"]', '[Round "0"]'), 4, "the Round is the game's number in its set"),
         (_with(WON, '[Result "blue"]', '[Result "1-0"]'), 7, "the Result is red, blue, draw or *"),
@@ -201,11 +203,31 @@ def test_a_lenient_move_is_read_only_from_a_record_that_says_lenient():
 
 
 _GRAMMAR_PIECES = st.sampled_from(
-    ["[", "]", "{", "}", '"', "\\", "\n", " ", "1.", "1...", "*", "red", "blue", "draw", "c3-c4", "pass", "x", "?"]
+    [
+        "[",
+        "]",
+        "{",
+        "}",
+        '"',
+        "\\",
+        "\n",
+        "\r",
+        " ",
+        "1.",
+        "1...",
+        "*",
+        "red",
+        "blue",
+        "draw",
+        "c3-c4",
+        "pass",
+        "x",
+        "?",
+    ]
     + [
         f'[{name} "{value}"]\n'
         for name in ("Game", "Lineup", "Starter", "Date", "Result", "Position", "Round")
-        for value in ("cuckoo", "standard", "red", "2026.12.01", "*", START, "1", "", "x")
+        for value in ("cuckoo", "standard", "red", "2026.12.01", "1969.12.31", "*", START, "1", "", "x", "\r")
     ]
 )
 
@@ -240,6 +262,8 @@ def test_a_random_record_with_one_character_changed_is_read_or_refused_with_a_re
 def test_a_record_value_refuses_what_no_record_file_could_hold():
     with pytest.raises(ValueError, match="a result is one of"):
         GameRecord("cuckoo", "hexhex-5", "standard", START, 0, "1-0", "2")
+    with pytest.raises(ValueError, match="from 1970 to 9999"):
+        GameRecord("cuckoo", "hexhex-5", "standard", START, -1, "*", "unterminated")
     with pytest.raises(ValueError, match="line break"):
         GameRecord("cuckoo", "hexhex-5", "standard", START, 0, "*", "unterminated", tags=(("Site", "a\nb"),))
     with pytest.raises(ValueError, match="cannot be one of the other tags"):

@@ -123,6 +123,8 @@ class _Scanner:
         name, quoted = match.groups()
         if any(escaped not in '"\\' for escaped in _ESCAPE.findall(quoted)):
             raise self.fail(f'the tag {name}: only \\" and \\\\ may follow a \\ in a value')
+        if "\r" in quoted:
+            raise self.fail(f"the tag {name}: a value is on one line, with no carriage return in it")
         if name in parsed.tags:
             raise self.fail(f"the tag {name} twice (first on line {parsed.tag_lines[name]})")
         parsed.tags[name] = _ESCAPE.sub(r"\1", quoted)
@@ -272,4 +274,7 @@ def _started_at(tags: dict[str, str], fail: Callable[[str, str], RecordError]) -
         moment = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
     except ValueError as error:
         raise fail("Date", f"no such date and time: {tags['Date']} {tags.get('UTCTime', '')}: {error}") from None
-    return int(moment.timestamp())
+    seconds = int(moment.timestamp())
+    if seconds < 0:
+        raise fail("Date", f"a game recorded starts in 1970 or later, not on {tags['Date']}")
+    return seconds

@@ -29,6 +29,9 @@ TERMINATIONS = (RESIGNATION, TIME, DRAW, ABANDONED, UNTERMINATED)
 """The ways a game ends that are not one of the game's own (which are written in the
 game's words, such as ``2`` for Operation Cuckoo's condition 2)."""
 
+LAST_SECOND = 253_402_300_799
+"""9999-12-31 23:59:59 UTC: the last moment a record's Date can say."""
+
 TAKEN_BACK = "taken back"
 """The comment that stands for a take back of the last move that stands."""
 
@@ -97,6 +100,8 @@ class GameRecord:
     def __post_init__(self) -> None:
         if self.result not in RESULTS:
             raise ValueError(f"a result is one of {', '.join(RESULTS)}, not {self.result!r}")
+        if not 0 <= self.started_at <= LAST_SECOND:
+            raise ValueError(f"a game starts from 1970 to 9999, not at {self.started_at} s since the epoch")
         if self.number < 1:
             raise ValueError(f"a game's number in its set is 1 or more, not {self.number}")
         # The seven tags come first, in their order, as they are written.
