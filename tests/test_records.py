@@ -301,3 +301,31 @@ def test_any_position_or_move_in_a_record_is_read_or_refused_with_a_record_error
     except RecordError as error:
         message = str(error)
     assert message.startswith("fuzz.txt:")
+
+
+def test_the_grammars_corner_cases_are_read_as_the_docs_say():
+    (plain,) = read_records(WON, game=GAME)
+    # No move numbers at all, numbers stuck to their moves, CRLF line ends, extra blanks
+    # in the tag pairs, a comment over two lines, an empty comment, an unknown tag.
+    bare = re.sub(r"\b\d+\. ", "", WON)
+    stuck = WON.replace("5. f4xf5", "5.f4xf5").replace("10. e4xg4", "10.e4xg4")
+    crlf = WON.replace("\n", "\r\n")
+    blanks = WON.replace('[Site "Leiden"]', '[ Site\t "Leiden" ]  ')
+    for text in (bare, stuck, crlf, blanks):
+        assert read_records(text, game=GAME) == [plain]
+    commented = WON.replace("7. d1-e2", "{a comment\nover   two lines} {} 7. d1-e2")
+    (record,) = read_records(commented.replace('[Termination "2"]', '[Termination "2"]\n[Annotator "Cy"]'), game=GAME)
+    assert Comment("a comment over two lines") in record.events
+    assert record.tag("Annotator") == "Cy" and len(record.events) == len(plain.events) + 1
+    # Two games with no blank line between them, and none at the end.
+    two = read_records(WON + WON.replace('[Round "2"]', '[Round "3"]').rstrip("\n"), game=GAME)
+    assert [each.number for each in two] == [2, 3]
+    # A game started by blue: its first move is "1.", blue's.
+    blue_first = GAME.start("standard", Side.BLUE)
+    move = blue_first.legal_moves()[0].to_text()
+    text = _with(_with(WON, '[Starter "red"]', '[Starter "blue"]'), WON[WON.index("1. c3") : -1], f"1. {move} *")
+    text = _with(_with(text, '[Result "blue"]', '[Result "*"]'), '[Termination "2"]', '[Termination "unterminated"]')
+    (record,) = read_records(text, game=GAME)
+    assert record.moves == (move,) and record.start_position == blue_first.to_text()
+    with pytest.raises(RecordError, match=r"the move number 1\.\.\. where 1\. is due"):
+        read_records(text.replace(f"1. {move}", f"1... {move}"), game=GAME)

@@ -48,7 +48,7 @@ def test_a_game_exported_and_imported_elsewhere_exports_the_same(played, tmp_pat
     other = tmp_path / "other.sqlite"
     assert run(capsys, "import", str(record), "--db", str(other)) == (
         0,
-        "1 of 1 games imported (0 there already)\n",
+        "1 of 1 games imported (0 there already): -1\n",
         "",
     )
     assert run(capsys, "import", str(record), "--db", str(other))[1] == "0 of 1 games imported (1 there already)\n"

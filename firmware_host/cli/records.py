@@ -93,4 +93,5 @@ def run_import(args: argparse.Namespace, out: TextIO) -> None:
         records = read_records(text, game=store.game, source=args.file)
         added = [store.import_record(record) for record in records]
     new = [game_id for game_id in added if game_id is not None]
-    print(f"{len(new)} of {len(records)} games imported ({len(records) - len(new)} there already)", file=out)
+    ids = f": {', '.join(map(str, new))}" if new else ""
+    print(f"{len(new)} of {len(records)} games imported ({len(records) - len(new)} there already){ids}", file=out)
