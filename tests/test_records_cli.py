@@ -135,3 +135,14 @@ def test_export_all_leaves_another_games_games_to_its_own_game(played, capsys):
     code, _, err = run(capsys, "export", "7", "--db", str(played))
     assert code == 2 and "game 7 is one of other on the board x, not of cuckoo on hexhex-5" in err, err
     assert len(run(capsys, "games", "--db", str(played))[1].splitlines()) == 3  # the list shows every game
+
+
+def test_an_imported_games_players_are_listed_and_exported_with_it(played, tmp_path, capsys):
+    text = _exported(capsys, played).replace('[Red "?"]', '[Red "Ann"]').replace('[Blue "?"]', '[Blue "Bo"]')
+    record = tmp_path / "named.txt"
+    record.write_text(text.replace('[Site "?"]', '[Site "Leiden"]'), encoding="utf-8")
+    other = tmp_path / "other.sqlite"
+    assert run(capsys, "import", str(record), "--db", str(other))[0] == 0
+    rows = run(capsys, "games", "--db", str(other))[1].splitlines()
+    assert rows[1].split("  ")[2:3] == ["Ann - Bo"], rows
+    assert run(capsys, "export", "-1", "--db", str(other))[1] == record.read_text(encoding="utf-8")

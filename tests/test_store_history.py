@@ -4,7 +4,9 @@ their take backs, and game records imported beside the referee's own games."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +25,7 @@ from firmware_host.records import (
     write_record,
 )
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, TakenBack
-from firmware_host.referee.store import GameStore, StoreError, UnknownGameError
+from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StoreError, UnknownGameError
 from tests.records_helpers import records
 
 GAME = load_game("cuckoo")
@@ -67,12 +69,13 @@ def play_live(store: GameStore, clock: Clock, record: GameRecord, *, new_set: bo
         store.record([GameAbandoned(record.number)], referee_ms=0)
 
 
-def as_stored(record: GameRecord) -> GameRecord:
+def as_stored(record: GameRecord, *, imported: bool) -> GameRecord:
     """What the store keeps of ``record``: its moves and take backs but not its
-    comments nor its other tags, and "lenient" only if a move needs it."""
+    comments, "lenient" only if a move needs it, and its other tags if it was imported
+    (the referee has none of its own)."""
     events = tuple(event for event in record.events if not isinstance(event, Comment))
     lenient = is_lenient(GAME, record.start_position, events)
-    return dataclasses.replace(record, events=events, tags=(), lenient=lenient)
+    return dataclasses.replace(record, events=events, tags=record.tags if imported else (), lenient=lenient)
 
 
 live_records = records(GAME).filter(lambda record: record.termination != TIME)
@@ -86,7 +89,8 @@ def test_a_game_the_referee_recorded_reads_back_as_its_record_take_backs_in_plac
     with GameStore(path, game=GAME, clock=clock) as store:
         play_live(store, clock, record)
         (summary,) = store.games()
-        assert store.game_record(summary.id) == as_stored(record)
+        assert store.game_record(summary.id) == as_stored(record, imported=False)
+        assert (summary.red, summary.blue) == (None, None)
         assert summary.moves == len(record.moves) and summary.id >= 0
         assert summary.result == (None if record.result == "*" else record.result)
 
@@ -98,9 +102,11 @@ def test_an_imported_record_reads_back_as_it_was_and_is_imported_once(tmp_path_f
     with GameStore(path, game=GAME, clock=Clock(0)) as store:
         game_id = store.import_record(record)
         assert game_id is not None and game_id < 0
-        assert store.game_record(game_id) == as_stored(record)
+        assert store.game_record(game_id) == as_stored(record, imported=True)
         assert store.import_record(record) is None
-        assert [summary.id for summary in store.games()] == [game_id]
+        (summary,) = store.games()
+        assert summary.id == game_id
+        assert (summary.red, summary.blue) == (dict(record.tags).get("Red"), dict(record.tags).get("Blue"))
         assert store.load() is None and store.last_game() is None  # nothing of the referee's own to resume
 
 
@@ -187,4 +193,29 @@ def test_a_record_read_from_text_imports_as_the_text_says(tmp_path):
         assert game_id is not None
         (summary,) = store.games()
         assert (summary.number, summary.lineup, summary.is_abandoned, summary.moves) == (2, "advanced-1", True, 1)
-        assert write_record(store.game_record(game_id), game=GAME) == text.replace('[Red "Ann"]', '[Red "?"]')
+        assert write_record(store.game_record(game_id), game=GAME) == text
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize("fixture", ["games-v2.sqlite", "games-v1.sqlite", "games-unversioned.sqlite"])
+def test_an_older_record_gets_the_tags_of_imported_games_and_keeps_its_own(tmp_path, fixture):
+    # games-v2.sqlite: written by the nestref of record version 2, one game blue won by
+    # capturing the cuckoo (tests/fixtures/corpus/p01-sloppy-standard.log).
+    path = tmp_path / "games.sqlite"
+    shutil.copy(FIXTURES / fixture, path)
+    with GameStore(path, game=GAME, clock=Clock(1_800_000_000)) as store:
+        assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+        before = store.games()
+        assert before and all((each.red, each.blue) == (None, None) for each in before)
+        saved = store.load()
+        imported = GameRecord(
+            "cuckoo", "hexhex-5", "standard", START, 0, "*", "unterminated", tags=(("Red", "Ann"), ("Blue", "Bo"))
+        )
+        game_id = store.import_record(imported)
+        assert game_id is not None and store.game_record(game_id) == imported
+        assert (store.games()[0].red, store.games()[0].blue) == ("Ann", "Bo")  # 1970 comes first
+        assert store.load() == saved
+    if fixture == "games-v2.sqlite":
+        assert [(each.result, each.how, each.moves) for each in before] == [("blue", "2", 38)]

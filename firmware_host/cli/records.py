@@ -40,7 +40,10 @@ def run_games(args: argparse.Namespace, out: TextIO) -> None:
         summaries = store.games()
         game = store.game
     rows = [("id", "date", "players", "result", "moves")]
-    rows += [(str(each.id), _date(each), "? - ?", _result(game, each), str(each.moves)) for each in summaries]
+    rows += [
+        (str(each.id), _date(each), f"{each.red or '?'} - {each.blue or '?'}", _result(game, each), str(each.moves))
+        for each in summaries
+    ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     for row in rows:
         cells = [

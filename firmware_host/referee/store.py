@@ -33,7 +33,7 @@ from firmware_host.records import (
 )
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, Signal, TakenBack
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The record's layout, kept in SQLite's ``user_version``: a database of an older
 layout is brought up to date when opened (:data:`MIGRATIONS`), one a newer nestref
 wrote is refused."""
@@ -47,6 +47,16 @@ MIGRATIONS: dict[int, str] = {
         ALTER TABLE games RENAME COLUMN start_nfn TO start_position;
         ALTER TABLE games RENAME COLUMN condition TO how;
         ALTER TABLE moves RENAME COLUMN nfn TO position;
+    """,
+    # 2 to 3: the tags of a game imported from a record file (who played it, where),
+    # kept so that it is listed and exported with them.
+    2: """
+        CREATE TABLE tags (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (game_id, name)
+        );
     """,
 }
 """The statements that take a record from the layout of each version to the next."""
@@ -84,6 +94,12 @@ CREATE TABLE moves (
     taken_back_at INTEGER
 );
 CREATE INDEX moves_of_game ON moves(game_id, id);
+CREATE TABLE tags (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,               -- a record file's tag: Event, Site, Red, Blue, TimeControl...
+    value TEXT NOT NULL,
+    PRIMARY KEY (game_id, name)       -- in the order of the file (rowid)
+);
 """
 """The layout of :data:`SCHEMA_VERSION`, for a new record."""
 
@@ -135,6 +151,8 @@ class GameSummary:
     how: str | None  # how it was won, in the game's words
     is_abandoned: bool
     moves: int  # that stand
+    red: str | None  # the players, if the record knows them (from an imported record's tags)
+    blue: str | None
 
 
 class UnknownGameError(StoreError, LookupError):
@@ -353,20 +371,23 @@ class GameStore:
         try:
             rows = self._db.execute(
                 "SELECT g.id, g.started_at, s.game, s.board, g.number, g.lineup, g.result, g.how, g.abandoned,"
-                " (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.taken_back_at IS NULL)"
+                " (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.taken_back_at IS NULL),"
+                " (SELECT value FROM tags t WHERE t.game_id = g.id AND t.name = 'Red'),"
+                " (SELECT value FROM tags t WHERE t.game_id = g.id AND t.name = 'Blue')"
                 " FROM games g JOIN sets s ON s.id = g.set_id ORDER BY g.started_at, g.id"
             ).fetchall()
         except sqlite3.OperationalError as error:
             raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
         return [
-            GameSummary(id_, at, game, board, number, lineup, result, how, bool(abandoned), moves)
-            for id_, at, game, board, number, lineup, result, how, abandoned, moves in rows
+            GameSummary(id_, at, game, board, number, lineup, result, how, bool(abandoned), moves, red, blue)
+            for id_, at, game, board, number, lineup, result, how, abandoned, moves, red, blue in rows
         ]
 
     def game_record(self, game_id: int) -> GameRecord:
-        """The game ``game_id`` as a record: its tags and every move, those taken back
-        too. Raises :class:`UnknownGameError`, :class:`StoreError` for a game of another
-        game or board than this store's or one its moves do not replay, and
+        """The game ``game_id`` as a record: its tags (those of the record it was
+        imported from, if it was) and every move, those taken back too. Raises
+        :class:`UnknownGameError`, :class:`StoreError` for a game of another game or
+        board than this store's or one its moves do not replay, and
         :class:`StorageUnavailableError`."""
         try:
             row = self._db.execute(
@@ -376,6 +397,9 @@ class GameStore:
             ).fetchone()
             moves = self._db.execute(
                 "SELECT move, at, taken_back_at FROM moves WHERE game_id = ? ORDER BY id", (game_id,)
+            ).fetchall()
+            tags = self._db.execute(
+                "SELECT name, value FROM tags WHERE game_id = ? ORDER BY rowid", (game_id,)
             ).fetchall()
         except sqlite3.OperationalError as error:
             raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
@@ -398,6 +422,7 @@ class GameStore:
             termination=_termination(result, how, bool(abandoned)),
             events=events,
             number=number,
+            tags=tuple(tags),
         )
         try:
             if is_lenient(self.game, start, events):
@@ -411,7 +436,8 @@ class GameStore:
         """Store the game ``record`` unless it is there already (the same game, board,
         start, second of starting, moves and result); returns its new id (below zero),
         or None if it was there. Its moves are timed a millisecond apart from its
-        start, keeping their order and their take backs.
+        start, keeping their order and their take backs; its tags are kept, its comments
+        are not.
 
         Raises :class:`~firmware_host.records.RecordError` if the record breaks this
         store's game's rules, :class:`StorageUnavailableError` if it cannot be written."""
@@ -474,6 +500,10 @@ class GameStore:
                 how,
                 int(abandoned),
             ),
+        )
+        db.executemany(
+            "INSERT INTO tags (game_id, name, value) VALUES (?, ?, ?)",
+            [(game_id, name, value) for name, value in record.tags],
         )
         position = self.game.read_position(record.start_position)
         played = [event for event in record.events if isinstance(event, Played)]
