@@ -110,7 +110,7 @@ def loop_under_search(seconds: float, positions: list[Position]) -> tuple[tuple[
         def delivered(history: tuple[base.Move, ...], result: base.ComputerChoice) -> None:
             done.set()
 
-        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, clock=time.monotonic, deliver=delivered)
+        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, deliver=delivered)
 
         started = False
 
