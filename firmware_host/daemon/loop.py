@@ -11,12 +11,12 @@ lights and the OLED are left dark.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
 import queue
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +41,7 @@ from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
 
 if TYPE_CHECKING:
-    pass
+    import asyncio  # imported by run(): a nest without its web page never loads it
 
 logger = logging.getLogger(__name__)
 
@@ -150,8 +150,21 @@ class Daemon:
         self.devices.close()
         logger.info("daemon stopped")
 
+    def run_alone(self, stop: threading.Event) -> None:
+        """Loop until ``stop`` is set, sleeping between turns, when nothing shares the
+        thread (no web page): a plain sleep wakes for less than half the CPU of an
+        asyncio loop's wake-up (benchmarks/daemon_speed.py), which counts 200 times a
+        second. ``stop`` is seen within one scan period."""
+        next_at = self.clock()
+        while not stop.is_set():
+            self.turn()
+            next_at = max(next_at + self.period(), self.clock())
+            time.sleep(max(0.0, next_at - self.clock()))
+
     async def run(self, stop: asyncio.Event) -> None:
-        """Loop until ``stop`` is set."""
+        """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
+        import asyncio
+
         next_at = self.clock()
         while not stop.is_set():
             self.turn()
