@@ -158,9 +158,13 @@ class ComputerPlayer:
         if history == self._searching:
             return
         self.cancel()
-        self.start()
+        self._searching = history  # wanted now, whatever comes of it: not asked again each turn
+        try:
+            self.start()
+        except OSError as error:  # no process to be had (out of memory, no pipes left)
+            logger.error("the computer cannot start: %s; the players can move by hand", error)
+            return
         self._number += 1
-        self._searching = history
         self._wanted.value = self._number
         assert self._connection is not None
         try:
