@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -41,6 +42,7 @@ that listens to the computer's process: it must hand them to the daemon's loop
 
 CLOSE_WAIT_S = 5.0  # how long close() waits for the process to end before it is killed
 NO_SEARCH = 0  # the shared "search wanted" number when none is
+SEARCH_NICENESS = 10  # added to the computer's process's niceness (lower priority than the loop's)
 
 
 class UnknownLevelError(NestrefError, ValueError):
@@ -68,6 +70,9 @@ def serve_searches(game: Game, seed: int, requests: Connection, wanted: Any) -> 
     # the whole group must not kill it in the middle of a reply.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # Where the search and the loop want the same core (a busy Pi, or one with fewer
+    # free cores than that), the loop's scan goes first.
+    os.nice(SEARCH_NICENESS)
     computer = game.computer(seed)
     while True:
         try:
