@@ -1,14 +1,15 @@
 """The computer opponent at the nest, on this machine: what the players wait, and what
-the daemon's loop pays while the engine thinks in its thread.
+the daemon's loop pays while the engine thinks in its process; against the budgets of
+issue 15 (``benchmarks.daemon_speed.BUDGETS``: a tenth of a Pi Zero 2 W's).
 
 - the wait: how long each level takes to choose, over positions from random games
-  (``Engine.choose`` with the real clock, as the daemon calls it);
+  (``Engine.choose`` with the real clock, as the daemon's computer calls it);
 - the loop: the daemon (on the libraries' mock devices) turning ``scan_hz`` times a
   second with a game on, while a ``ComputerPlayer`` searches at the strongest level in
-  its thread, against the same loop with no search, in one run: how late each turn
-  starts and how long it takes (the engine holds the interpreter for up to
-  ``sys.getswitchinterval()`` at a time); the ratio of the p99s;
-- memory: the growth of the process's peak RSS over the searches.
+  its own process, against the same loop with no search, in one run: how late each
+  turn starts (the scan period's jitter) and how long it takes; the ratio of the p99s;
+- memory: the growth of this process's peak RSS over the searches (the engine's own;
+  the daemon's processes at level 5 are measured by ``benchmarks.daemon_speed``).
 
 Run from the repository's root: ``python -m benchmarks.computer_at_the_nest``.
 """
@@ -16,6 +17,7 @@ Run from the repository's root: ``python -m benchmarks.computer_at_the_nest``.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -26,6 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.daemon_speed import print_budgets
 from benchmarks.stats import percentile
 from firmware_host.daemon import Daemon
 from firmware_host.daemon.computer import ComputerPlayer
@@ -110,7 +113,7 @@ def loop_under_search(seconds: float, positions: list[Position]) -> tuple[tuple[
         def delivered(history: tuple[base.Move, ...], result: base.ComputerChoice) -> None:
             done.set()
 
-        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, clock=time.monotonic, deliver=delivered)
+        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, deliver=delivered)
 
         started = False
 
@@ -136,12 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     positions = sample_positions(args.positions)
     print(
-        f"Python {platform.python_version()} on {platform.machine()},"
+        f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores,"
+        f" load average {os.getloadavg()[0]:.1f} (other work makes the figures worse),"
         f" the daemon's switch interval {SWITCH_INTERVAL_S * 1000:g} ms"
         f" (Python's {sys.getswitchinterval() * 1000:g} ms)"
     )
     rss_before = peak_rss_mb()
-    for number, seconds in choosing_times(positions).items():
+    choosing = choosing_times(positions)
+    for number, seconds in choosing.items():
         print(
             f"level {number} ({LEVELS[number - 1].name}): chooses in median {statistics.median(seconds):.3f} s,"
             f" max {max(seconds):.3f} s over {len(seconds)} positions"
@@ -158,6 +163,14 @@ def main(argv: list[str] | None = None) -> int:
         percentile(quiet_late, 0.99) + percentile(quiet_took, 0.99)
     )
     print(f"ratio (p99 lateness + p99 turn, searching / no search): {ratio:.1f}")
+    strongest = choosing[len(LEVELS)]
+    print_budgets(
+        {
+            "jitter": (percentile(busy_late, 0.99), f"{percentile(quiet_late, 0.99):.2f} ms with no search"),
+            "level5-median": (statistics.median(strongest), "the engine's"),
+            "level5-max": (max(strongest), "the engine's"),
+        }
+    )
     return 0
 
 
