@@ -45,6 +45,7 @@ RULE_WORDS = {  # the rule broken, in a few words for the OLED; none names a ran
     Rule.NOT_A_MOVE: "not a move",
     Rule.NO_PIECE: "no piece there",
     Rule.NOT_YOUR_TURN: "not your turn",
+    Rule.PUT_DOWN: "move is made",
     Rule.OWN_PIECE: "own piece there",
     Rule.NOT_STRAIGHT: "not diagonally",
     Rule.BLOCKED: "no jumping",
@@ -54,19 +55,25 @@ RULE_WORDS = {  # the rule broken, in a few words for the OLED; none names a ran
     Rule.TWO_SQUARES: "two-square rule",
 }
 
-HOW_TO_PLAY = (
-    "Each side sets up its army on its own four rows, ranks facing its player: the other side sees only "
-    "its backs. On your turn move one piece, or strike with one.",
-    "A piece moves one square forward, backward or sideways, never diagonally, never into a lake or "
-    "through a piece. A Scout moves any number of empty squares in a straight line. Bombs and the Flag never move.",
-    "To strike, lift your piece and the enemy piece next to it: the referee tells both ranks. The lower "
-    "rank is removed and the winner stands on the struck square; equal ranks are both removed. "
-    "Striking is never compulsory.",
-    "The Spy removes the Marshal, but only when the Spy strikes. A Miner removes a Bomb; any other piece "
-    "that strikes a Bomb is removed. Strike the enemy Flag to win; a side that cannot move loses.",
-    "A piece may not go back and forth between the same two squares in three turns in a row. "
-    "A set is the best of three games.",
-)
+
+def how_to_play(field: Field) -> tuple[str, ...]:
+    """A few paragraphs of how to play on ``field``, for the page: the two-square rule's
+    count is the field's."""
+    rows = len(field.setup_rows(Side.RED))
+    return (
+        f"Each side sets up its army on its own {rows} rows, ranks facing its player: the other side sees only "
+        "their backs. On your turn move one piece, or strike with one.",
+        "A piece moves one square forward, backward or sideways, never diagonally, never into a lake or "
+        "through a piece. A Scout moves any number of empty squares in a straight line. Bombs and the Flag "
+        "never move. Once you let go of a piece, your move is made.",
+        "To strike, lift your piece and the enemy piece next to it: the referee tells both ranks. The lower "
+        "rank is removed and the winner stands on the struck square; equal ranks are both removed. "
+        "Striking is never compulsory.",
+        "The Spy removes the Marshal, but only when the Spy strikes. A Miner removes a Bomb; any other piece "
+        "that strikes a Bomb is removed. Strike the enemy Flag to win; a side that cannot move loses.",
+        f"A piece may not go back and forth between the same two squares in {field.two_square_turns} turns "
+        "in a row. A set is the best of three games.",
+    )
 
 
 class BattleGame:
@@ -239,7 +246,7 @@ def _page(field: Field) -> dict[str, Any]:
             {"letter": rank.letter, "name": rank.name, "count": rank.count, "strength": rank.strength}
             for rank in field.army
         ],
-        "rules": list(HOW_TO_PLAY),
+        "rules": list(how_to_play(field)),
     }
 
 

@@ -25,6 +25,9 @@ from firmware_host.games.battle.setups import Setup, SetupError
 from firmware_host.toml_checks import TomlChecker
 
 DEFAULT_FIELD = "classic"
+DEFAULT_TWO_SQUARE_TURNS = 3
+"""The seed's two-square rule: not back and forth between the same two squares in three
+consecutive turns."""
 NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 RANK_NAME = re.compile(r"[a-z]+(-[a-z]+)*")
 MAX_COLUMNS = 26  # one letter a column
@@ -72,7 +75,7 @@ class Field:
         lakes: frozenset[str],
         setup_rows: Mapping[Side, tuple[int, ...]],
         army: Army,
-        most_moves_back_and_forth: int,
+        two_square_turns: int,
     ) -> None:
         """Takes values already checked by :meth:`from_toml`; use that to build one."""
         self.name = name
@@ -81,9 +84,9 @@ class Field:
         self.rows = rows
         self.lakes = lakes
         self.army = army
-        self.most_moves_back_and_forth = most_moves_back_and_forth
-        """The two-square rule: the most moves in a row a piece may make between the same
-        two squares."""
+        self.two_square_turns = two_square_turns
+        """The two-square rule: no piece goes back and forth between the same two squares
+        in this many of its side's turns in a row (the seed's 3; 5 for tournament play)."""
         self._setup_rows = {side: tuple(sorted(numbers, reverse=True)) for side, numbers in setup_rows.items()}
         self._coordinates = {_square_name(x, y): (x, y) for y in range(rows) for x in range(columns)}
         self.cells: tuple[str, ...] = tuple(square for square in self._coordinates if square not in lakes)
@@ -119,6 +122,12 @@ class Field:
         :class:`BoardFileError`."""
         reader = _FieldFileReader(source)
         return reader.read(reader.load(text))
+
+    @property
+    def most_moves_back_and_forth(self) -> int:
+        """The most moves in a row one piece may make between the same two squares: one
+        fewer than :attr:`two_square_turns`, whose move is refused."""
+        return self.two_square_turns - 1
 
     # -- squares ----------------------------------------------------------------------
 
@@ -259,7 +268,7 @@ class _FieldFileReader(TomlChecker):
             lakes=frozenset(lakes),
             setup_rows=self.read_sides(top["sides"], rows),
             army=army,
-            most_moves_back_and_forth=self.read_rules(top.get("rules", {})),
+            two_square_turns=self.read_rules(top.get("rules", {})),
         )
         if len(field.cells) < 2:
             raise self.fail("lakes", "the lakes leave fewer than two squares")
@@ -274,8 +283,8 @@ class _FieldFileReader(TomlChecker):
         return field
 
     def read_rules(self, data: Any) -> int:
-        rules = self.table(data, "rules", (), ("most_moves_back_and_forth",))
-        return self.integer(rules.get("most_moves_back_and_forth", 2), "rules.most_moves_back_and_forth", 1, 99)
+        rules = self.table(data, "rules", (), ("two_square_turns",))
+        return self.integer(rules.get("two_square_turns", DEFAULT_TWO_SQUARE_TURNS), "rules.two_square_turns", 2, 99)
 
     def read_sides(self, data: Any, rows: int) -> dict[Side, tuple[int, ...]]:
         sides = self.table(data, "sides", ("red", "blue"))

@@ -70,6 +70,7 @@ class Rule(Enum):
     NOT_A_MOVE = "a move must leave its square"
     NO_PIECE = "no piece to move"
     NOT_YOUR_TURN = "not your turn"
+    PUT_DOWN = "a piece put down stays: it may not go back to its square that turn"
     OWN_PIECE = "a piece cannot move onto its own side's piece"
     NOT_STRAIGHT = "pieces move forward, backward or sideways, never diagonally"
     BLOCKED = "no moving through a piece or a lake"

@@ -434,6 +434,11 @@ class Position:
         if mover is None:
             return illegal(Rule.NO_PIECE, f"there is no piece on {origin}")
         side = self._turn
+        if mover[0].side is not side and self._is_going_back(move):
+            return illegal(
+                Rule.PUT_DOWN,
+                f"{side.opponent.label}'s move {self._stack[-1][0]} is made: the piece put down on {origin} stays",
+            )
         if mover[0].side is not side:
             return illegal(Rule.NOT_YOUR_TURN, f"{origin} holds a {mover[0].label}, and it is {side.label}'s turn")
         if victim is not None and victim[0].side is side:
@@ -469,6 +474,19 @@ class Position:
                 f"the piece on {origin} has moved between {origin} and {target} {limit} times in a row",
             )
         raise AssertionError(f"{move} breaks no rule in {self.to_text()} but is not among its legal moves")
+
+    def _is_going_back(self, move: Move) -> bool:
+        """Whether ``move`` takes the piece of the last move back to the square it came
+        from: once a piece is put down and the hand has left it, the move is made."""
+        if not self._stack:
+            return False
+        last = self._stack[-1][0]
+        standing = self._cells.get(last.target)
+        return (
+            (move.origin, move.target) == (last.target, last.origin)
+            and standing is not None
+            and standing[0].side is self._turn.opponent
+        )
 
 
 class View:
