@@ -359,6 +359,8 @@ def test_a_set_up_must_hold_the_army_exactly_on_its_own_rows():
         Setup.from_text(FIELD, Side.RED, "SP..SS..PS/LJSCNNCSJL/BSMRNYGRSP")
     with pytest.raises(NotationError, match="a set-up writes a rank's capital letter alone"):
         Setup.from_text(FIELD, Side.RED, text.replace("F", "f"))
+    with pytest.raises(NotationError, match="cannot read red's set-up: a1: unknown rank letter 'Q'"):
+        Setup.from_text(FIELD, Side.RED, text.replace("F", "Q"))
     off_rows = Setup(Side.RED, {**demo.ranks, "a5": FIELD.army.by_name("scout")})
     with pytest.raises(SetupError, match=r"puts a piece on a5, which is not on red's rows \(1, 2, 3, 4\)"):
         off_rows.check(FIELD)

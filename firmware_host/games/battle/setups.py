@@ -64,7 +64,10 @@ class Setup:
                     f"cannot read {side.label}'s set-up: {cell} has {letter + mark!r}; a set-up writes a rank's"
                     " capital letter alone"
                 )
-            ranks[cell] = field.army.by_letter(letter)
+            try:
+                ranks[cell] = field.army.by_letter(letter)
+            except NotationError as error:
+                raise NotationError(f"cannot read {side.label}'s set-up: {cell}: {error}") from None
         setup = cls(side, ranks)
         setup.check(field)
         return setup
