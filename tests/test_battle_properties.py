@@ -204,8 +204,8 @@ def test_a_refused_move_is_explained_without_a_rank(seed, origin, target, plies)
     game = load_game("battle")
     for move in (Move(origin, target), Move(origin, target, True)):
         illegal = position.check_move(move)
+        assert (illegal is None) == (move in position.legal_moves()) == position.is_legal(move)
         if illegal is None:
-            assert move in position.legal_moves()
             continue
         assert illegal.rule in Rule and game.rule_words(illegal.rule) != "not allowed"
         if illegal.rule is not Rule.GAME_OVER:

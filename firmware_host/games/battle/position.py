@@ -326,17 +326,26 @@ class Position:
     def is_over(self) -> bool:
         return self.outcome() is not None
 
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is one of :meth:`legal_moves`, found among the moves of its
+        piece alone (making a move checks it, and need not list every move)."""
+        standing = self._cells.get(move.origin)
+        if standing is None or standing[0].side is not self._turn or self._flag_lost() is not None:
+            return False
+        own = ((move.origin, standing[0].rank.movement),)
+        return move in generate_moves(self.field, own, self._side_at, self._turn, self._runs[self._turn])
+
     def check_move(self, move: Move, *, lenient: bool = False) -> IllegalMove | None:
         """None if ``move`` is legal here, else the rule it breaks and why (in words that
         name no rank: the shared screens show them)."""
-        if move in self.legal_moves():
+        if self.is_legal(move):
             return None
         return self._diagnose(move)
 
     def push(self, move: Move, *, lenient: bool = False) -> Move:
         """Make ``move`` and return it. Raises :class:`IllegalMoveError` (the position is
         then unchanged)."""
-        if move not in self.legal_moves():
+        if not self.is_legal(move):
             raise IllegalMoveError(self._diagnose(move))
         self._make(move)
         return move
