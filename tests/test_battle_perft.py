@@ -63,12 +63,12 @@ def ref_read(text: str) -> RefState:
     return board, turn, {"r": run(red_run), "b": run(blue_run)}
 
 
-def ref_moves(state: RefState) -> list[tuple[str, str, bool]]:
+def ref_moves(state: RefState, two_square_turns: int = TWO_SQUARE_TURNS) -> list[tuple[str, str, bool]]:
     board, turn, runs = state
     if "F" not in board.values() or "f" not in board.values():
         return []
     run = runs[turn]
-    refused = (run[1], run[0]) if run is not None and run[2] >= TWO_SQUARE_TURNS - 1 else None
+    refused = (run[1], run[0]) if run is not None and run[2] >= two_square_turns - 1 else None
     found = []
     for square, letter in board.items():
         if letter.isupper() != (turn == "r") or letter.upper() in "BF":

@@ -5,6 +5,7 @@ notation, the two-square rule holds, and every game ends."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -22,7 +23,7 @@ from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, Shown, side_
 from firmware_host.games.battle.position import Position
 from firmware_host.games.battle.setups import Setup
 from tests.test_battle_perft import ref_moves, ref_read
-from tests.test_battle_rules import FIELD, table_result
+from tests.test_battle_rules import CLASSIC_TEXT, FIELD, table_result
 
 SEEDS = st.integers(0, 2**32 - 1)
 RANK_NAMES = {rank.name for rank in FIELD.army}
@@ -35,9 +36,9 @@ def random_setup(field: Field, side: Side, rng: random.Random) -> Setup:
     return Setup(side, dict(zip(rng.sample(cells, len(ranks)), ranks, strict=True)))
 
 
-def random_start(rng: random.Random) -> Position:
-    red, blue = (random_setup(FIELD, side, rng) for side in Side)
-    return Position.from_setups(FIELD, red, blue, rng.choice(list(Side)))
+def random_start(rng: random.Random, field: Field = FIELD) -> Position:
+    red, blue = (random_setup(field, side, rng) for side in Side)
+    return Position.from_setups(field, red, blue, rng.choice(list(Side)))
 
 
 def check_views(position: Position) -> None:
@@ -47,6 +48,9 @@ def check_views(position: Position) -> None:
         seen = view.pieces()
         assert seen.keys() == position.pieces().keys()
         rows = view.to_text()
+        for side in Side:  # what the viewers do not know of a side is as many ranks as it has unseen pieces
+            unseen = sum(1 for piece in seen.values() if piece.side is side and piece.rank is None)
+            assert sum(view.unknown_ranks(side).values()) == unseen
         for cell, piece in position.pieces().items():
             shown = position.shown(cell)
             may_know = piece.side in viewers or shown is Shown.REVEALED
@@ -87,6 +91,7 @@ def test_random_games_keep_every_rule(seed, plies):
         reference = ref_moves(ref_read(position.to_text()))
         assert {(move.origin, move.target, move.is_strike) for move in moves} == set(reference)
         assert len(moves) == len(set(moves))
+        assert position.view(position.turn).legal_moves() == moves  # what the computer plays from
         assert (position.outcome() is None) == bool(moves)
         if not moves:
             break
@@ -114,6 +119,30 @@ def test_random_games_keep_every_rule(seed, plies):
             on_field = Counter(piece.rank for piece in after.values() if piece.side is side)
             assert on_field + position.view().removed(side) == army
         check_views(position)
+
+
+@settings(max_examples=20)
+@given(seed=SEEDS, turns=st.integers(2, 6), plies=st.integers(1, 300))
+def test_the_two_square_rule_refuses_the_fields_number_of_turns(seed, turns, plies):
+    rng = random.Random(seed)
+    text = CLASSIC_TEXT.replace("two_square_turns = 3", f"two_square_turns = {turns}")
+    field = Field.from_toml(text, source="turns.toml")
+    position = random_start(rng, field)
+    for _ in range(plies):
+        moves = position.legal_moves()
+        reference = ref_moves(ref_read(position.to_text()), turns)
+        assert {(move.origin, move.target, move.is_strike) for move in moves} == set(reference)
+        if not moves:
+            break
+        run = position.run(position.turn)  # go back and forth often, so that the rule is met
+        back = [move for move in moves if run is not None and run.continues(move.origin, move.target)]
+        position.push(rng.choice(back if back and rng.random() < 0.8 else moves))
+    for side_start in (0, 1):  # no piece went between two squares in ``turns`` moves of its side in a row
+        own = position.move_stack[side_start::2]
+        for window in zip(*(own[k:] for k in range(turns)), strict=False):
+            squares = {frozenset((move.origin, move.target)) for move in window}
+            chained = all(later.origin == earlier.target for earlier, later in itertools.pairwise(window))
+            assert not (len(squares) == 1 and chained and not any(move.is_strike for move in window)), window
 
 
 @settings(max_examples=30)

@@ -563,6 +563,9 @@ class View:
         side = self.turn
         if side not in self.viewers:
             raise ValueError(f"this view does not know {side.label}'s ranks, so it cannot say {side.label}'s moves")
+        flag = self.field.army.flag
+        if any(self._removed[each][flag] for each in Side):  # a Flag was captured: the game is over
+            return []
         own = (
             (cell, piece.rank.movement)
             for cell, piece in self._pieces.items()
