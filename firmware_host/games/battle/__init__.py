@@ -32,9 +32,9 @@ from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
 from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, side_letter
 from firmware_host.games.battle.position import Position, View
-from firmware_host.games.battle.setups import Setup
+from firmware_host.games.battle.setups import GuidedPlacement, Setup
 
-__all__ = ["BattleGame", "Field", "Move", "Outcome", "Position", "Setup", "View", "load"]
+__all__ = ["BattleGame", "Field", "GuidedPlacement", "Move", "Outcome", "Position", "Setup", "View", "load"]
 
 NAME = "battle"
 
@@ -116,6 +116,11 @@ class BattleGame:
         """A player's set-up in text (``docs/rules-battle.md`` §2), checked. Raises
         :class:`~firmware_host.games.battle.setups.SetupError` or :class:`NotationError`."""
         return Setup.from_text(self.field, side, text)
+
+    def guided_placement(self, side: Side) -> GuidedPlacement:
+        """A set-up for ``side`` made by asking for one rank at a time on its player's
+        own screen (``docs/rules-battle.md`` §2)."""
+        return GuidedPlacement.begin(self.field, side)
 
     def start_from_setups(self, red: Setup, blue: Setup, turn: Side) -> Position:
         """The start of a game from the players' own set-ups."""

@@ -102,3 +102,91 @@ class Setup:
 
 def _plural(name: str, count: int) -> str:
     return name if count == 1 else f"{name}s"
+
+
+@dataclass(frozen=True)
+class GuidedPlacement:
+    """A set-up made on the nest by asking for one rank at a time ("place your marshal"):
+    the square that fills next holds the rank asked for, so the switches alone tell the
+    referee each rank. The ranks are asked for in the board file's order, each as many
+    times as the army has it. Immutable: :meth:`place` and :meth:`undo` return the next.
+
+    >>> from firmware_host.games.battle.field import Field
+    >>> guide = GuidedPlacement.begin(Field.default(), Side.RED)
+    >>> guide.prompt()
+    'place your marshal (1 of 1)'
+    >>> guide = guide.place("e4")
+    >>> guide.prompt(), guide.placed
+    ('place your general (1 of 1)', (('e4', 'marshal'),))
+    """
+
+    field: Field
+    side: Side
+    cells: tuple[str, ...] = ()
+    """The squares filled so far, in order: the n-th holds the n-th rank asked for."""
+
+    @classmethod
+    def begin(cls, field: Field, side: Side) -> GuidedPlacement:
+        """A placement with nothing placed yet."""
+        return cls(field, side)
+
+    @property
+    def order(self) -> tuple[Rank, ...]:
+        """The ranks in the order they are asked for: the board file's, each as many
+        times as the army has it."""
+        return tuple(rank for rank in self.field.army for _ in range(rank.count))
+
+    @property
+    def next_rank(self) -> Rank | None:
+        """The rank the next square to fill will hold; None once the army is placed."""
+        order = self.order
+        return order[len(self.cells)] if len(self.cells) < len(order) else None
+
+    def is_complete(self) -> bool:
+        return self.next_rank is None
+
+    @property
+    def placed(self) -> tuple[tuple[str, str], ...]:
+        """The squares filled so far with the name of the rank each holds, in order: for
+        the placing player's own screen only."""
+        return tuple((cell, rank.name) for cell, rank in zip(self.cells, self.order, strict=False))
+
+    def prompt(self) -> str:
+        """What the placing player's own screen asks for next (never a shared screen:
+        it says where ranks went)."""
+        rank = self.next_rank
+        if rank is None:
+            return "your army is placed"
+        done = sum(1 for placed in self.order[: len(self.cells)] if placed == rank)
+        return f"place your {rank.name} ({done + 1} of {rank.count})"
+
+    def place(self, cell: str) -> GuidedPlacement:
+        """The placement once ``cell`` has filled with the rank asked for. Raises
+        :class:`SetupError` for a square off the side's rows, one already filled, or a
+        piece too many."""
+        side = self.side.label
+        if self.is_complete():
+            raise SetupError(f"{side}'s army is placed: {cell} is a piece too many")
+        if cell not in self.field.setup_cells(self.side):
+            rows = ", ".join(map(str, sorted(self.field.setup_rows(self.side))))
+            raise SetupError(f"{cell} is not on {side}'s rows ({rows}): place the piece there")
+        if cell in self.cells:
+            raise SetupError(f"{cell} already holds a piece of {side}'s")
+        return GuidedPlacement(self.field, self.side, (*self.cells, cell))
+
+    def undo(self) -> GuidedPlacement:
+        """The placement without its last piece (lifted again): that rank is asked for
+        again. Raises :class:`SetupError` when nothing is placed."""
+        if not self.cells:
+            raise SetupError(f"nothing of {self.side.label}'s is placed yet")
+        return GuidedPlacement(self.field, self.side, self.cells[:-1])
+
+    def setup(self) -> Setup:
+        """The finished set-up, checked. Raises :class:`SetupError` while ranks are
+        still to place."""
+        rank = self.next_rank
+        if rank is not None:
+            raise SetupError(f"{self.side.label}'s set-up is not finished: {self.prompt()}")
+        setup = Setup(self.side, dict(zip(self.cells, self.order, strict=True)))
+        setup.check(self.field)
+        return setup
