@@ -105,6 +105,13 @@ def _without_password(url: str) -> str:
     return f"{scheme}://{user}:***@{tail}"
 
 
+def close_sockets(client: mqtt.Client) -> None:
+    """Close the socket pair paho 2.2 wakes its loop with: ``loop_stop`` leaves it open
+    until the client is collected (a ResourceWarning then), so it is closed here, once
+    the client's thread has ended."""
+    client._reset_sockets()
+
+
 def game_topic(code: str, *parts: str) -> str:
     """``nestref/<code>/<parts...>``."""
     return "/".join((TOPIC_ROOT, code, *parts))
@@ -182,6 +189,7 @@ class MqttLink:
             self._client.publish(presence_topic(self.code, self.nest), b"0", qos=QOS, retain=True).wait_for_publish(2.0)
         self._client.disconnect()
         self._client.loop_stop()
+        close_sockets(self._client)
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> None:
         """Send ``payload`` at QoS 1 (kept by the client while the connection is down)."""
