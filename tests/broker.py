@@ -46,6 +46,7 @@ class Broker:
 
     def _config(self) -> Path:
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root", "log_dest stderr"]
+        lines.append("set_tcp_nodelay true")  # as docs/remote-play.md's config: a move is sent at once
         if self.users:
             passwords = self.folder / "passwords"
             passwords.write_text("")
