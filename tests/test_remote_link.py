@@ -16,7 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.games.base import Side
-from firmware_host.remote.link import BrokerSettings, close_sockets, state_topic
+from firmware_host.remote.link import BrokerSettings, LinkError, close_sockets, state_topic
 from firmware_host.remote.messages import Kind, SetRecord, StateMessage
 from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
@@ -97,6 +97,8 @@ def players(broker: Broker) -> Iterator[tuple[Nest, Nest]]:
 def test_two_nests_pair_with_the_code_and_play_moves_copied_both_ways(players):
     red, blue = players
     assert red.session.side is Side.RED and blue.session.side is Side.BLUE
+    for nest in (red, blue):
+        nest.wait_for(lambda nest=nest: nest.session.link.to_text(time.monotonic()) == "link up", "the other online")
     moves = [play(red, blue), play(blue, red), play(red, blue), play(blue, red)]
     assert red.session.set_record == blue.session.set_record
     assert red.session.set_record.record == tuple(moves)
@@ -188,3 +190,42 @@ def test_tls_with_a_password_and_the_password_never_logged(tmp_path, caplog):
         broker.stop()
     assert "refused the connection" in caplog.text
     assert "s3cret" not in caplog.text and "wrong" not in caplog.text.replace("wrongnest01", "")
+
+
+def test_a_nest_restarted_resumes_from_its_record_and_the_others_retained_state(broker, players):
+    red, blue = players
+    play(red, blue)
+    play(blue, red)
+    pairing, kept = blue.session.pairing, blue.session.to_record()
+    blue.player.close()  # the nest goes away
+    move = play_alone(red)
+    again = Nest(BrokerSettings.from_url(broker.url), blue.player.nest)
+    again.player.resume(pairing, kept)
+    shown = again.wait_for_event(ShowMove, "the move made while it was away, from the retained state")
+    assert isinstance(shown, ShowMove) and shown.move == move
+    again.player.local_move(move)
+    red.wait_for_event(MoveCopied, "ack from the restarted nest")
+    assert red.session.set_record == again.session.set_record and len(red.session.set_record.record) == 3
+    again.player.close()
+
+
+def play_alone(mover: Nest) -> str:
+    move = mover.session.position.legal_moves()[0].to_text()
+    mover.player.local_move(move)
+    return move
+
+
+def test_a_broker_address_is_read_or_refused_without_its_password():
+    settings = BrokerSettings.from_url("mqtts://nest:p%40ss@broker.example")
+    assert (settings.port, settings.username, settings.password, settings.tls) == (8883, "nest", "p@ss", True)
+    assert "p@ss" not in repr(settings) and settings.to_text() == "mqtts://nest@broker.example:8883"
+    assert BrokerSettings.from_url("mqtt://10.0.0.2").port == 1883
+    for url, words in [
+        ("http://nest:hunter2@broker", "starts mqtt:// or mqtts://"),
+        ("mqtt://nest:hunter2@broker:99999", "Port out of range"),
+        ("mqtt://nest:hunter2@broker/topic", "no path"),
+        ("mqtt://", "no host name"),
+    ]:
+        with pytest.raises(LinkError, match=words) as refused:
+            BrokerSettings.from_url(url)
+        assert "hunter2" not in str(refused.value)

@@ -64,6 +64,7 @@ class RemotePlayer:
         self._pairing_phase: Offering | Joining | None = None
         self.session: Session | None = None
         self._link: MqttLink | None = None
+        self._presence: dict[str, bytes] = {}  # the latest on each nest's online topic
 
     # -- starting -------------------------------------------------------------------------
 
@@ -162,6 +163,8 @@ class RemotePlayer:
 
     def _received(self, topic: str, payload: bytes) -> None:
         with self._lock:
+            if topic.endswith("/online"):
+                self._presence[topic] = payload  # kept: the peer's may come before the pairing
             session = self.session
             if session is not None:
                 own = (state_topic(session.pairing.code, session.side), presence_topic(session.pairing.code, self.nest))
@@ -195,3 +198,6 @@ class RemotePlayer:
         if self._on_paired is not None:
             self._on_paired(pairing)
         self._apply(self.session.link_changed(True, self._clock()))
+        presence = self._presence.get(presence_topic(pairing.code, self.session.peer_nest))
+        if presence is not None:
+            self._apply(self.session.peer_presence(presence == b"1", self._clock()))
