@@ -8,9 +8,11 @@
   back by agreement), time passed in;
 - :mod:`~firmware_host.remote.link`: the MQTT transport (paho-mqtt): topics, retained
   state, QoS 1, the last will, TLS and a user name and password;
-- :mod:`~firmware_host.remote.player`: what the daemon starts to play a side at a
-  distance, turning the session's events into the "move chosen elsewhere" the
-  computer's moves already are.
+- :mod:`~firmware_host.remote.player`: the session and the link put together, what
+  the daemon starts to play a side at a distance;
+- :mod:`~firmware_host.remote.seat`: the other side seated at the referee as the
+  computer is: its move becomes the "move chosen elsewhere", each move accepted here
+  goes to the session.
 
 How to set it up, the topics and the schema: ``docs/remote-play.md``.
 """
