@@ -107,3 +107,15 @@ def test_the_serial_flood_benchmark_reports_each_kind_of_traffic(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines[1:4]] == ["zero bytes", "garbage 00 01", "valid frames"]
     assert lines[-1].startswith("budget: ")
+
+
+def test_the_remote_play_benchmark_reports_its_figures(capsys):
+    from benchmarks import remote_latency
+
+    assert remote_latency.main(["--plies", "6", "--idle-seconds", "0.3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("move to display: median ") and "over 6 moves" in lines[1]
+    assert lines[2].startswith("bare MQTT message of ")
+    assert lines[3].startswith("ratio (median move to display / median bare message): ")
+    assert lines[4].startswith("idle, link up: CPU ")
+    assert lines[-1].startswith("budget: ")
