@@ -431,6 +431,7 @@ class Daemon:
             now=now,
             position=position,
             resume=position is None,
+            control=config.clock,
         )
         self._is_recorded_stale = True
         self._open_sensor_log(occupied)

@@ -33,7 +33,7 @@ from firmware_host.records import (
 )
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, Signal, TakenBack
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The record's layout, kept in SQLite's ``user_version``: a database of an older
 layout is brought up to date when opened (:data:`MIGRATIONS`), one a newer nestref
 wrote is refused."""
@@ -58,6 +58,11 @@ MIGRATIONS: dict[int, str] = {
             PRIMARY KEY (game_id, name)
         );
     """,
+    # 3 to 4: the game clock's state, written with every move, so that a restarted
+    # daemon goes on with the times the players had.
+    3: """
+        ALTER TABLE games ADD COLUMN clock TEXT;
+    """,
 }
 """The statements that take a record from the layout of each version to the next."""
 
@@ -81,7 +86,8 @@ CREATE TABLE games (
     ended_at INTEGER,
     result TEXT,                      -- 'red', 'blue', 'draw'; NULL while played
     how TEXT,                         -- how it was won, in the game's words; NULL for a resignation
-    abandoned INTEGER NOT NULL DEFAULT 0
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    clock TEXT                        -- the game clock's snapshot (JSON) as of its last change; NULL: no clock
 );
 CREATE TABLE moves (
     id INTEGER PRIMARY KEY,
@@ -126,6 +132,7 @@ class SavedSet:
     number: int  # of the game being played or to be set up next
     starter: Side | None  # of that game; None when a new set is due
     position: Position | None  # the game being played, with its moves; None between games
+    clock: str | None = None  # that game's clock snapshot (JSON), if it is played with a clock
 
 
 @dataclass(frozen=True)
@@ -226,8 +233,9 @@ class GameStore:
     def _now(self) -> int:
         return int(self._clock() * 1000)
 
-    def record(self, signals: Iterable[Signal], *, referee_ms: int) -> None:
-        """Write what ``signals`` decided, all in one durable transaction."""
+    def record(self, signals: Iterable[Signal], *, referee_ms: int, clock: str | None = None) -> None:
+        """Write what ``signals`` decided, all in one durable transaction; with
+        ``clock``, the game clock's snapshot after them (JSON) is kept with the game."""
         writes = [signal for signal in signals if isinstance(signal, _RECORDED)]
         if not writes:
             return
@@ -236,6 +244,8 @@ class GameStore:
         try:
             db.execute("BEGIN IMMEDIATE")
             self._write(writes, now, referee_ms)
+            if clock is not None:
+                db.execute("UPDATE games SET clock = ? WHERE id = (SELECT max(id) FROM games)", (clock,))
             db.execute("COMMIT")
         except sqlite3.OperationalError as error:  # the disk is full, the file locked or read-only
             if db.in_transaction:
@@ -361,7 +371,8 @@ class GameStore:
         position = game.read_position(start)
         for move in self.moves(game_id):
             position.push(game.read_move(move))
-        return SavedSet(lineup, games, number, Side.from_text(starter), position)
+        (clock,) = self._db.execute("SELECT clock FROM games WHERE id = ?", (game_id,)).fetchone()
+        return SavedSet(lineup, games, number, Side.from_text(starter), position, clock)
 
     # -- the history: reading games, importing records -------------------------------------
 
