@@ -4,6 +4,7 @@ fall a loss on time, and the times resumed from the record after a restart."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from firmware_host.clocks import GameClock, TimeControl
 from firmware_host.games.cuckoo import CuckooGame
@@ -12,7 +13,7 @@ from firmware_host.referee.referee import Settings
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import GameOver, Signal
 from firmware_host.referee.store import GameStore
-from firmware_host.rules import Nest, Position, Side
+from firmware_host.rules import Nest, Outcome, Position, Side
 from tests.helpers import play as play_moves
 
 GAME = CuckooGame(Nest.default())
@@ -49,7 +50,7 @@ def move(service: RefereeService, lift: str, put: str, at: int) -> int:
     return at + 1_000
 
 
-def stored_clock(path) -> dict:
+def stored_clock(path) -> Any:
     store = GameStore(path, game=GAME, clock=wall_clock)
     saved = store.load()
     store.close()
@@ -89,9 +90,9 @@ def test_a_flag_fall_is_a_loss_on_time_that_counts_in_the_set(tmp_path):
     assert not any(isinstance(signal, GameOver) for signal in heard)
     service.tick(62_000)
     (over,) = [signal for signal in heard if isinstance(signal, GameOver)]
-    assert over.outcome.winner is Side.RED and over.outcome.on_time
+    assert over.outcome == Outcome(Side.RED, None, on_time=True)
     assert over.score == (1, 0)
-    assert GAME.outcome_words(over.outcome) == "blue out of time"
+    assert GAME.outcome_words(Outcome(Side.RED, None, on_time=True)) == "blue out of time"
     service.tick(70_000)  # told once
     assert sum(isinstance(signal, GameOver) for signal in heard) == 1
     store = GameStore(path, game=GAME, clock=wall_clock)
