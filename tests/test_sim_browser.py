@@ -338,6 +338,37 @@ def test_a_capture_made_by_hand(page: Page) -> None:
     expect(page.locator("#light-capture")).not_to_have_class(re.compile(r"\bon\b"))
 
 
+def test_a_capture_by_hand_in_either_order_puts_down_the_capturer(page: Page) -> None:
+    # The capturer lifted first, then the piece it takes: the hand puts down the
+    # capturer, the piece of the side to move, not the one lifted last.
+    play_to_a_compulsory_capture(page)
+    lift(page, "c6")
+    lift(page, "c5")
+    expect(page.locator('#hand [data-letter="e"]')).to_have_class(re.compile(r"\bnext\b"))
+    put(page, "c5")
+    expect(piece(page, "c5")).to_have_attribute("data-piece", "e")
+    expect(moves(page)).to_have_text(OPENING_MOVES)
+    expect(page.locator('#hand [data-letter="E"]')).to_have_count(1)  # the red egg, to put in the box
+    expect_turn(page, "red")
+
+
+def test_different_pieces_in_the_hand_are_the_players_choice(page: Page) -> None:
+    lift(page, "c3")
+    lift(page, "c1")
+    expect(page.locator("#hand-choose")).to_be_visible()
+    expect(page.locator("#hand .next")).to_have_count(0)
+    cell(page, "d4").click()  # which one? the page says so, and nothing is put down
+    expect(page.locator("#status")).to_contain_text("click the one to put down")
+    expect(piece(page, "d4")).to_have_count(0)
+    page.locator('#hand [data-letter="E"]').click()
+    expect(page.locator('#hand [data-letter="E"]')).to_have_class(re.compile(r"\bnext\b"))
+    put(page, "c4")
+    expect(piece(page, "c4")).to_have_attribute("data-piece", "E")
+    expect(page.locator("#hand-choose")).to_be_hidden()
+    put(page, "c1")  # the one piece left goes down unasked
+    expect(moves(page)).to_have_text(["c3-c4"])
+
+
 def test_pieces_moved_with_the_keyboard(page: Page) -> None:
     cell(page, "c3").focus()
     page.keyboard.press("Enter")
@@ -385,7 +416,7 @@ def test_a_piece_knocked_off_goes_to_the_box_and_comes_back(page: Page) -> None:
     expect(moves(page)).to_have_text(["a3-a4"])
 
 
-def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
+def test_the_nest_buttons_take_back_and_resign_once_confirmed(page: Page) -> None:
     move_by_hand(page, "c3", "c4")
     expect(moves(page)).to_have_text(["c3-c4"])
     page.locator("#button-take_back").click()
@@ -394,16 +425,29 @@ def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
     move_by_hand(page, "c4", "c3")
     expect_turn(page, "red")
 
-    # Held, take back resigns for the side to move: by the "hold" button...
+    # What a held button does is a named control, never a bare "hold"; resigning asks first.
+    expect(page.get_by_role("button", name=re.compile(r"^hold", re.IGNORECASE))).to_have_count(0)
+    resign = page.get_by_role("button", name="Resign…")
+    dialog = page.locator("#confirm-dialog")
     move_by_hand(page, "c3", "c4")
     move_by_hand(page, "c7", "c6")
     expect_turn(page, "red")
-    page.locator("#hold-take_back").click()
-    expect(oled(page)).to_have_attribute("alt", re.compile(r"^BLUE WINS / red resigned"))
+    resign.click()
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("red resigns: blue wins this game.")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    expect_turn(page, "red")  # nothing happened
+    expect(page.locator("#signals li").filter(has_text="resigned")).to_have_count(0)
+
+    resign.click()
+    dialog.get_by_role("button", name="Resign for red").click()
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^BLUE WINS / red resigned / set up for game 2"))
     expect(page.locator("#score")).to_have_text("red 0 \N{EN DASH} 1 blue")
     expect(page.locator("#game-view")).to_have_text("game over")
+    expect(resign).to_be_disabled()  # no game on: nobody to resign
 
-    # ... or by a long press on the button itself, which is no press too.
+    # A long press on the button itself, as a finger holds it on the nest, asks too.
     sent = sent_messages(page)
     page.reload()
     page.locator("#setup").click()
@@ -413,11 +457,29 @@ def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
     expect_turn(page, "blue")
     page.locator("#button-take_back").hover()
     page.mouse.down()
-    expect(page.locator("#signals li").filter(has_text="red wins: blue resigned")).to_have_count(1)
+    expect(dialog).to_be_visible()
     page.mouse.up()
+    expect(dialog).to_contain_text("blue resigns: red wins this game.")
+    dialog.get_by_role("button", name="Resign for blue").click()
+    expect(page.locator("#signals li").filter(has_text="red wins: blue resigned")).to_have_count(1)
     expect(page.locator("#score")).to_have_text("red 1 \N{EN DASH} 1 blue")
     buttons = [{key: message[key] for key in message if key != "id"} for message in sent if message["type"] == "button"]
     assert buttons == [{"type": "button", "name": "take_back", "hold": True}]
+
+
+def test_a_new_game_only_once_confirmed(page: Page) -> None:
+    move_by_hand(page, "c3", "c4")
+    new_game = page.get_by_role("button", name="New game…")
+    dialog = page.locator("#confirm-dialog")
+    new_game.click()
+    expect(dialog).to_contain_text("This game will not count")
+    page.keyboard.press("Escape")  # as good as Cancel
+    expect(dialog).to_be_hidden()
+    expect_turn(page, "blue")
+    new_game.click()
+    dialog.get_by_role("button", name="Stop and set up").click()
+    expect(page.locator("#game-view")).to_have_text("setting up")
+    expect(moves(page)).to_have_count(0)
 
 
 def test_a_sensor_log_replayed(page: Page, tmp_path: Path) -> None:
