@@ -611,6 +611,47 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
     assert errors == []
 
 
+def test_how_to_play_and_what_to_do_next(page: Page) -> None:
+    panel = page.locator("#how-to-play")
+    expect(panel).to_have_attribute("open", "")
+    pieces = page.locator("#how-to-play-pieces li")
+    expect(pieces).to_have_count(6)
+    expect(page.locator("#how-to-play-pieces .glyph")).to_have_count(6)  # drawn as on the nest
+    expect(pieces.first.locator("span")).to_have_text("red cuckoo")
+    rules = page.locator("#how-to-play-rules")
+    for words in (
+        "An egg steps one cell forward",  # how the pieces move
+        "If you can capture, you must",
+        "capture the other cuckoo",  # the four ways to win
+        "your cuckoo reaches one of the other side's homebases",
+        "an enemy piece other than its cuckoo enters one of yours",
+        "all you have left is your cuckoo",
+        "A set is the best of three games",
+    ):
+        expect(rules).to_contain_text(words)
+    expect(page.locator("#how-to-play-homes")).to_contain_text("red's b1 c1 d1; blue's b9 c9 d9")
+
+    # The first game's first move: whose turn, and how to move, on the page and the OLED.
+    next_step = page.locator("#next-step")
+    expect(next_step).to_have_text("Red to move: lift a piece to move it.")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move / lift a piece / to move it"))
+    move_by_hand(page, "c3", "c4")
+    expect(next_step).to_have_text("Blue to move.")
+
+    panel.locator("summary").click()
+    expect(rules).to_be_hidden()
+    page.locator("#how-to-play-link").click()
+    expect(rules).to_be_visible()
+
+    # After a result: how the next game starts.
+    page.get_by_role("button", name="Resign…").click()
+    page.locator("#confirm-dialog").get_by_role("button", name="Resign for blue").click()
+    expect(next_step).to_contain_text("Game over. For the next game: “Set up lineup”")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED WINS / blue resigned / set up for game 2"))
+    page.locator("#setup").click()
+    expect(next_step).to_have_text("Blue to move: lift a piece to move it.")
+
+
 def test_the_page_fits_a_phone(page: Page) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     nest = page.locator("#nest").bounding_box()

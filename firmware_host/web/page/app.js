@@ -132,6 +132,7 @@ const handlers = {
     document.title = spectator ? "nestref: live game" : "nestref simulator";
     ui.pieces = message.game?.pieces ?? {};
     buildNest(message.game?.board);
+    buildHowToPlay(message.game);
     buildButtons(message.buttons ?? []);
     buildLineups(message.lineups ?? []);
     buildLevels(message.levels ?? []);
@@ -185,6 +186,7 @@ const handlers = {
   game(message) {
     shared.game = message;
     renderGame(message);
+    $("next-step").textContent = nextStep(message);
     updateHeld();
   },
 
@@ -924,6 +926,70 @@ function renderGame(game) {
   list.scrollTop = list.scrollHeight;
 }
 
+const capitalised = (words) => words.charAt(0).toUpperCase() + words.slice(1);
+
+// What the players do next, in a sentence: the first game's first move, what the OLED
+// asks, and after a result how the next game starts.
+function nextStep(game) {
+  const side = game.to_move;
+  const inSimulator = shared.hello?.mode !== "spectator";
+  switch (game.view) {
+    case "setup":
+      return inSimulator
+        ? `Next: game ${game.number}. Put its lineup on the nest: “Set up lineup” does it for you.`
+        : `Next: game ${game.number}, once its lineup stands on the nest.`;
+    case "over":
+      return inSimulator
+        ? "Game over. For the next game: “Set up lineup” (or clear the nest and set the pieces up by hand)."
+        : "Game over. The next game starts once its lineup stands on the nest.";
+    case "correcting":
+      return "Put the nest right as the OLED says: the lit cells show where.";
+    case "question":
+      return "Which move was made? Switch points at the next answer, confirm chooses it.";
+    case "playing":
+      if (game.computer_move) return `The computer plays ${game.computer_move}: make its move on the nest.`;
+      if (game.thinking) return "The computer is choosing its move…";
+      if (!side) return "";
+      if ((game.moves ?? []).length === 0) return `${capitalised(side)} to move: lift a piece to move it.`;
+      return `${capitalised(side)} to move.`;
+    default:
+      return "";
+  }
+}
+
+// The game's rules, as the server has them from the game; its pieces drawn as on the
+// nest; its homebases, from the board.
+function buildHowToPlay(game) {
+  $("how-to-play-title").textContent = game?.title ? `${game.title}` : "";
+  const pieces = Object.entries(game?.pieces ?? {}).sort(
+    ([, a], [, b]) => (SIDE_ORDER[a.side] ?? 2) * 100 + a.order - ((SIDE_ORDER[b.side] ?? 2) * 100 + b.order),
+  );
+  $("how-to-play-pieces").replaceChildren(
+    ...pieces.map(([letter]) => {
+      const item = document.createElement("li");
+      const icon = svgElement("svg", { viewBox: `${-R} ${-R} ${2 * R} ${2 * R}`, "aria-hidden": "true" });
+      icon.append(pieceGlyph(letter));
+      const name = document.createElement("span");
+      name.textContent = pieceName(letter);
+      item.append(icon, name);
+      return item;
+    }),
+  );
+  const homes = {};
+  for (const cell of game?.board?.cells ?? []) if (cell.home) (homes[cell.home] ??= []).push(cell.name);
+  const sides = Object.entries(homes).map(([side, cells]) => `${side}'s ${cells.join(" ")}`);
+  $("how-to-play-homes").textContent = sides.length
+    ? `Homebases, shaded on the nest in their side's colour: ${sides.join("; ")}. Red plays up the page, blue down.`
+    : "";
+  $("how-to-play-rules").replaceChildren(
+    ...(game?.rules ?? []).map((words) => {
+      const item = document.createElement("li");
+      item.textContent = words;
+      return item;
+    }),
+  );
+}
+
 // -- Sensor logs ---------------------------------------------------------------------------
 
 async function loadLog(input) {
@@ -1022,6 +1088,9 @@ function start() {
   $("record-stop").addEventListener("click", () => send("record_stop"));
 
   $("confirm-dialog").addEventListener("close", onConfirmClosed);
+  $("how-to-play-link").addEventListener("click", () => {
+    $("how-to-play").open = true;
+  });
   $("new-pin").addEventListener("click", () => send("new_pin"));
   $("pin-form").addEventListener("submit", (event) => {
     event.preventDefault();
