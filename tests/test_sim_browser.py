@@ -196,7 +196,8 @@ def oled(page: Page) -> Locator:
 
 
 def moves(page: Page) -> Locator:
-    return page.locator("#moves li")
+    """The moves of the game, one per ply (the page numbers them by moves)."""
+    return page.locator("#moves .ply")
 
 
 def lift(page: Page, origin: str) -> None:
@@ -277,6 +278,11 @@ def test_moves_made_by_clicking_and_by_dragging(page: Page) -> None:
     slide(page, "c4", "c5")
     expect(piece(page, "c5")).to_have_attribute("data-piece", "E")
     expect(moves(page)).to_have_text(["c3-c4", "c7-c6", "c4-c5"])
+    # Numbered as players count moves: a move is the starter's and the reply.
+    numbered = page.locator("#moves li")
+    expect(numbered).to_have_count(2)
+    expect(numbered.nth(0).locator(".ply")).to_have_text(["c3-c4", "c7-c6"])
+    expect(numbered.nth(1).locator(".ply")).to_have_text(["c4-c5"])
     expect(page.locator("#signals li").filter(has_text="move c4-c5")).to_have_count(1)
 
 
@@ -654,13 +660,23 @@ def test_how_to_play_and_what_to_do_next(page: Page) -> None:
 
 def test_the_page_fits_a_phone(page: Page) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
+    if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
+        page.screenshot(path=str(ROOT / "docs" / "simulator-phone.png"))
     nest = page.locator("#nest").bounding_box()
     assert nest is not None and nest["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    # The OLED comes right after the nest, before the hand and the box.
+    # The OLED comes right after the nest, before the hand and the box; it and whose
+    # turn it is are on the first screen, without scrolling.
     device = page.locator("#oled").bounding_box()
     hand = page.locator("#hand-heading").bounding_box()
     assert device is not None and hand is not None and device["y"] < hand["y"]
+    assert page.evaluate("window.scrollY") == 0
+    for shown in ("#nest", "#oled", "#next-step", "#light-red_turn"):
+        box = page.locator(shown).bounding_box()
+        assert box is not None and box["height"] > 0, shown
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (shown, box)
+    expect(page.locator("#next-step")).to_have_text("Red to move: lift a piece to move it.")
+    expect(page.locator(".hint")).to_contain_text("tap")
 
 
 def test_screenshot_of_a_game(page: Page) -> None:

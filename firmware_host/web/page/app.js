@@ -912,17 +912,23 @@ function renderGame(game) {
   const waiting = game.waiting ?? [];
   $("waiting").hidden = waiting.length === 0;
   $("waiting").textContent = waiting.length ? `waiting to be saved: ${waiting.join(" ")}` : "";
+  // Numbered by moves, as players count them: the starter's and the reply on one line.
   const list = $("moves");
   const moves = game.moves ?? [];
-  const shown = [...list.children].map((item) => item.textContent);
+  const shown = [...list.querySelectorAll(".ply")].map((item) => item.textContent);
   if (moves.join("\n") === shown.join("\n")) return;
-  list.replaceChildren(
-    ...moves.map((move) => {
-      const item = document.createElement("li");
-      item.textContent = move;
-      return item;
-    }),
-  );
+  const items = [];
+  for (let first = 0; first < moves.length; first += 2) {
+    const item = document.createElement("li");
+    for (const move of moves.slice(first, first + 2)) {
+      const ply = document.createElement("span");
+      ply.className = "ply";
+      ply.textContent = move;
+      item.append(ply);
+    }
+    items.push(item);
+  }
+  list.replaceChildren(...items);
   list.scrollTop = list.scrollHeight;
 }
 
