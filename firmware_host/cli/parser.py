@@ -34,6 +34,7 @@ def _port(text: str) -> int:
 
 
 _DOTTED_NUMBERS = re.compile(r"[0-9.]+")
+PLAY_LEVEL = 1  # nestref play's computer, unless told: the beginner, for a first game
 
 
 def _host(text: str) -> str:
@@ -227,7 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.set_defaults(run=run_analyse)
 
     game = commands.add_parser("play", parents=[board], help="play a game against the computer in the terminal")
-    game.add_argument("--level", type=int, required=True, metavar="N", help="1 (beginner) to 5 (strongest)")
+    game.add_argument(
+        "--level",
+        type=int,
+        default=PLAY_LEVEL,
+        metavar="N",
+        help=f"1 (beginner) to 5 (strongest); default {PLAY_LEVEL}",
+    )
     game.add_argument("--side", choices=("red", "blue"), default="red", help="your side (default red; red starts)")
     game.add_argument("--lineup", metavar="NAME", help="standard (default), advanced-1, advanced-2")
     game.add_argument("--seed", type=int, default=0, help="the seed of the computer's deliberate mistakes (default 0)")
