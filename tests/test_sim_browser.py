@@ -15,6 +15,7 @@ import io
 import json
 import os
 import queue
+import random
 import re
 import subprocess
 import sys
@@ -25,6 +26,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, WebSocket, expect, sync_playwright
+
+from firmware_host.rules import Kind, Move, Nest, Position, Side
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -422,6 +425,23 @@ def test_a_piece_knocked_off_goes_to_the_box_and_comes_back(page: Page) -> None:
     expect(moves(page)).to_have_text(["a3-a4"])
 
 
+def test_the_take_back_view_is_true_while_the_nest_is_put_right(page: Page) -> None:
+    move_by_hand(page, "c3", "c4")
+    move_by_hand(page, "c7", "c6")
+    move_by_hand(page, "c4", "c5")
+    expect(moves(page)).to_have_count(3)
+    page.locator("#button-take_back").click()
+    # Red's move is taken back: while the nest is put right, red is to move again, on
+    # the page and the turn lights, and blue's move is the last.
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^UNDO / move c5 to c4"))
+    expect(page.locator("#to-move")).to_have_text("red")
+    expect(page.locator("#light-red_turn")).to_have_class(re.compile(r"\bon\b"))
+    expect(page.locator("#light-blue_turn")).not_to_have_class(re.compile(r"\bon\b"))
+    expect(moves(page)).to_have_text(["c3-c4", "c7-c6"])
+    move_by_hand(page, "c5", "c4")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move / last: c7-c6"))
+
+
 def test_the_nest_buttons_take_back_and_resign_once_confirmed(page: Page) -> None:
     move_by_hand(page, "c3", "c4")
     expect(moves(page)).to_have_text(["c3-c4"])
@@ -615,6 +635,80 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
         page.close()
         simulator.close()
     assert errors == []
+
+
+def make_on_the_page(page: Page, move: Move) -> None:
+    """``move`` made with the page's visible controls, as a player makes it: a capture
+    by lifting the capturer and the piece it takes, putting the capturer down on the
+    target (the hand puts down the side to move's piece) and the other into the box."""
+    assert move.origin is not None and move.target is not None
+    lift(page, move.origin)
+    if move.is_capture:
+        lift(page, move.target)
+        cell(page, move.target).click()
+        expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
+        page.locator("#drop").click()
+        expect(page.locator("#hand [data-piece-id]")).to_have_count(0)
+    else:
+        put(page, move.target)
+
+
+def hurried_move(position: Position, rng: random.Random) -> Move:
+    """A player who knows the rules and one way to win: the cuckoo onto a homebase of
+    the other side. A cuckoo's move that brings it closer to one, if there is one (the
+    closest), else any legal move at random."""
+    nest = Nest.default()
+    homes = nest.homebases(position.turn.opponent)
+    pieces = position.pieces()
+
+    def distance(cell: str) -> int:
+        return min(nest.distance(cell, home) for home in homes)
+
+    legal = [move for move in position.legal_moves() if not move.is_pass]
+    nearer = [
+        move
+        for move in legal
+        if move.origin is not None
+        and move.target is not None
+        and pieces[move.origin].kind is Kind.CUCKOO
+        and distance(move.target) < distance(move.origin)
+    ]
+    if nearer:
+        return min(nearer, key=lambda move: distance(move.target or ""))
+    return rng.choice(legal)
+
+
+def test_a_whole_game_against_level_1_with_the_visible_controls(page: Page) -> None:
+    """The first hour's game: the computer chosen on the page, then every move made by
+    clicking, the human's by a player who knows only the rules, the computer's as the
+    page shows it; to the end, and the page says how the next game starts."""
+    page.select_option("#computer-level", "1")
+    page.select_option("#player-blue", "computer")
+    next_step = page.locator("#next-step")
+    position_text = page.locator("#position-text")
+    rng = random.Random(14)
+    captures = 0
+    for _ in range(300):
+        expect(next_step).to_have_text(re.compile(r"^(Red to move|The computer plays \S+: make|Game over)"))
+        words = next_step.inner_text()
+        if words.startswith("Game over"):
+            break
+        shown = position_text.inner_text()
+        position = Position.from_nfn(shown)
+        if words.startswith("Red to move"):
+            assert position.turn is Side.RED
+            move = hurried_move(position, rng)
+        else:
+            move = Move.from_text(words.split()[3].rstrip(":"))
+            assert move in position.legal_moves()
+        make_on_the_page(page, move)
+        captures += move.is_capture
+        expect(position_text).not_to_have_text(shown)  # the move is on record
+    else:
+        raise AssertionError("the game did not end in 300 moves")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^(RED WINS|BLUE WINS|DRAW) / "))
+    expect(next_step).to_contain_text("For the next game: “Set up lineup”")
+    assert moves(page).count() >= 4 and captures >= 1, (moves(page).count(), captures)
 
 
 def test_how_to_play_and_what_to_do_next(page: Page) -> None:
