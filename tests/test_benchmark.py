@@ -72,3 +72,14 @@ def test_the_serial_flood_benchmark_reports_each_kind_of_traffic(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines[1:4]] == ["zero bytes", "garbage 00 01", "valid frames"]
     assert lines[-1].startswith("budget: ")
+
+
+def test_the_presenter_benchmark_reports_each_screen_and_the_ratio(capsys):
+    from benchmarks import presenter_speed
+    from tests.test_display import scenes
+
+    assert presenter_speed.main(["--rounds", "2"]) in (0, 1)  # its figures are not checked here
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1:-3]] == list(scenes())
+    assert lines[-2].startswith("ratio: wording / drawing = ")
+    assert lines[-1] in ("budget: met", "budget: over")

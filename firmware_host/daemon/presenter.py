@@ -110,12 +110,21 @@ def listed(prefix: str, items: Sequence[str], *, footer: bool = False) -> str:
     >>> listed("missed", [f"a{n}xb{n}" for n in range(1, 9)])
     'missed a1xb1 +7'
     """
-    for shown in range(len(items), -1, -1):
+
+    def line(shown: int) -> str:
         rest = len(items) - shown
-        text = " ".join([prefix, *items[:shown], *([f"+{rest}"] if rest else [])]).strip()
-        if fits(text, footer=footer):
-            return text
-    return prefix if fits(prefix, footer=footer) else ""
+        return " ".join([prefix, *items[:shown], *([f"+{rest}"] if rest else [])]).strip()
+
+    if fits(line(len(items)), footer=footer):
+        return line(len(items))
+    # Grown from the front rather than cut from the back: a line holds a few items of a
+    # long list (34 cells to fill), and each try is measured.
+    best = line(0) if fits(line(0), footer=footer) else ""
+    for shown in range(1, len(items)):
+        if not fits(line(shown), footer=footer):
+            break
+        best = line(shown)
+    return best or (prefix if fits(prefix, footer=footer) else "")
 
 
 def first_fitting(candidates: Sequence[str], *, footer: bool = False) -> str:
