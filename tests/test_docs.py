@@ -149,7 +149,7 @@ def test_the_command_lines_help_points_to_docs_that_exist():
 
 def test_the_readme_leads_with_the_story_and_keeps_the_figures_in_performance_md():
     headings = re.findall(r"^## (.+)$", README, re.MULTILINE)
-    assert headings[:3] == ["Play in the simulator", "Build a nest", "Play on it"]
+    assert headings[:3] == ["Play in the simulator", "Build a nest", "On the Raspberry Pi"]
     command = README.index("<!-- main-command -->")
     assert "python3-venv" in README[:command]  # Debian's venv, before the command that needs it
     after = README[command : command + 700]
