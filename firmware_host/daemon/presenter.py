@@ -233,6 +233,7 @@ class Presenter:
     computer_level: int = 0
     thinking: bool = False  # the computer is choosing the move of the side to move
     computer_move: Move | None = None  # the computer's move, for the players to make
+    clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
     _start: str = ""  # the game's first position
 
     def apply(self, signal: Signal) -> None:
@@ -344,6 +345,9 @@ class Presenter:
             return listed("faulty:", sorted(self.faults), footer=True)
         if self.notice:
             return first_fitting([self.notice], footer=True)
+        if self.clock is not None and self.view in (View.PLAYING, View.QUESTION, View.CORRECTING):
+            red, blue = self.clock  # while a game is played, its times matter most
+            return first_fitting([f"red {red}  blue {blue}", f"R {red}  B {blue}"], footer=True)
         score = f"set {self.score[0]}-{self.score[1]}"
         if self.pin:  # the score is on the page and on the result screens; this line is short
             pin = f"PIN {self.pin if show_pin else HIDDEN_PIN}"

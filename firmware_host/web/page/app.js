@@ -906,6 +906,9 @@ function renderGame(game) {
   toMove.className = game.to_move ? `side-${game.to_move}` : "";
   const [red, blue] = game.score ?? [0, 0];
   $("score").textContent = `red ${red} – ${blue} blue`;
+  // A game played with a clock: each side's time, as the OLED shows it.
+  $("clock-fact").hidden = !game.clock;
+  $("clock").textContent = game.clock ? `red ${game.clock[0]} – ${game.clock[1]} blue` : "";
   $("game-view").textContent = VIEW_WORDS[game.view] ?? game.view ?? "–";
   $("position-text").textContent = game.position ?? "";
   // Moves the referee took that are not on disk yet: not played until they are.
