@@ -15,17 +15,16 @@ from hypothesis import strategies as st
 from luma.core.legacy import text
 from PIL import Image, ImageDraw
 
-from firmware_host.daemon.presenter import (
+from firmware_host.daemon.oled_words import (
     FOOTER_FONT,
     LINE_FONT,
     LINE_WIDTH,
     MAX_HEADLINE_WIDTH,
     MAX_LINES,
-    Presenter,
-    View,
     fits,
     text_width,
 )
+from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.referee.referee import CommandError, Mode, Referee, Settings
 from firmware_host.referee.signals import (
