@@ -464,17 +464,24 @@ def _first_moves(view: TurnView, seen: Observation, not_before: int) -> list[tup
     return [first for first in firsts if not (first[3] and first[0].origin in proven)]
 
 
-def unseen_and_lifting(view: TurnView, seen: Observation) -> tuple[Move, ...]:
-    """The captures no scan saw that the mover may have made, after which the other
-    side has lifted pieces (a reply begun, perhaps, its capturer in the air, or the
-    captured capturer; perhaps the mover lifting the piece it captures)."""
+def captures_in_the_air(view: TurnView, seen: Observation) -> list[tuple[Move, Footprint]]:
+    """The captures no scan saw that the nest may show made: their capturer lifted,
+    their target in place (or in the air since: the other side capturing the capturer)."""
     lifted, _ = view.difference(seen.occupied, seen.ignored)
     found = []
     for move in view.captures:
         footprint = view.footprints[move]
-        if not footprint.empties <= lifted or not footprint.proofs <= seen.occupied | lifted:
-            continue
-        left = min(seen.since(cell) for cell in footprint.empties)
-        if view.after(move).is_lifting(seen, not_before=left):
-            found.append(move)
-    return tuple(found)
+        if footprint.empties <= lifted and footprint.proofs <= seen.occupied | lifted:
+            found.append((move, footprint))
+    return found
+
+
+def unseen_and_lifting(view: TurnView, seen: Observation) -> tuple[Move, ...]:
+    """The captures no scan saw that the mover may have made, after which the other
+    side has lifted pieces (a reply begun, perhaps, its capturer in the air, or the
+    captured capturer; perhaps the mover lifting the piece it captures)."""
+    return tuple(
+        move
+        for move, footprint in captures_in_the_air(view, seen)
+        if view.after(move).is_lifting(seen, not_before=min(seen.since(cell) for cell in footprint.empties))
+    )

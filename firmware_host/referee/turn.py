@@ -42,6 +42,7 @@ from firmware_host.referee.tracker import (
     Observation,
     Reading,
     TurnView,
+    captures_in_the_air,
     explain,
     unseen_and_lifting,
 )
@@ -340,15 +341,9 @@ class Turn:
         """The captures no scan saw that a lifted piece may have made: over a cell it
         would slide across that was set down on after it first left this turn, and
         soon after it last left."""
-        seen, view = self.referee.observation(), self.view
-        land_ms = self.referee.timing.land_ms
-        lifted, _ = view.difference(seen.occupied, seen.ignored)
+        seen, land_ms = self.referee.observation(), self.referee.timing.land_ms
         found = []
-        for move in view.captures:
-            footprint = view.footprints[move]
-            # (Its target may be in the air since: the other side capturing the capturer.)
-            if not footprint.empties <= lifted or not footprint.proofs <= seen.occupied | lifted:
-                continue
+        for move, footprint in captures_in_the_air(self.view, seen):
             first = min(self.first_emptied.get(cell, seen.emptied(cell)) for cell in footprint.empties)
             left = max(seen.emptied(cell) for cell in footprint.empties)
             crossed = footprint.passes & self.visited
