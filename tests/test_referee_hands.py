@@ -67,6 +67,8 @@ def judge(played: Played, timed: list[tuple[int, Signal]]) -> None:
 # Captures no scan saw, each with a slide, one after another: hands beside a cell do not
 # let a reading of several moves explain a cell visited away from all their ways.
 @example(10116, "standard", False, True, False)
+# A legal move, then (before it was read) an illegal second one: only the second is undone.
+@example(16197481, "standard", False, False, True)
 def test_the_referee_reads_every_game_real_hands_play(seed, lineup, polled, push_flicker, illegal):
     rng = random.Random(seed)
     start, moves = random_game(rng, lineup, plies=300)

@@ -93,9 +93,23 @@ class Correction:
 
     def on_quiet(self, at: int) -> list[Signal]:
         lifted, placed = self._wrong()
+        if self._shows_a_legal_move():
+            return [Corrected(), *self.referee.resume_turn(at)]
         if placed or (lifted and not self._capture_may_be_made(lifted)):
             return []
         return [Corrected(), *self.referee.resume_turn(at)]
+
+    def _shows_a_legal_move(self) -> bool:
+        """Whether, after a nest disturbed (more than one move on it at once), what is
+        wrong was undone but for a legal move of the side to move, cleanly made (a move
+        made, then a second piece moved before the first was read, and only the second
+        put back): the turn goes on, and takes it. (After an illegal move the nest must
+        match first, as strict refereeing asks; after a take back or a resumed game it
+        must show the position itself, not the move taken back.)"""
+        if self.cause is not CorrectionCause.DISTURBED:
+            return False
+        done = self.view.finished(self.referee.observation())
+        return len(done) == 1 and done[0].is_clean and done[0].is_certain
 
     def _capture_may_be_made(self, lifted: frozenset[str]) -> bool:
         """Whether the one piece still off the nest is the mover's, and may have made a
