@@ -13,14 +13,29 @@ import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 from luma.core.device import dummy
 
 from firmware_host.daemon import Devices, open_devices
 from firmware_host.daemon.config import Config
 from sim.mock_matrix import MockSwitchMatrix, QuietPin
 from sim.pico import SimulatedMatrix, SimulatedPico
+
+
+class NestFactory(MockFactory):  # type: ignore[misc]  # gpiozero ships no types
+    """gpiozero's MockFactory, whose ``pwm_pins`` are its PWM pins whatever a device
+    asks for (a device asks for the factory's default class)."""
+
+    def __init__(self, *, pwm_pins: tuple[int, ...] = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pwm_pins = pwm_pins
+
+    def pin(self, name: Any, pin_class: Any = None, **kwargs: Any) -> Any:
+        if pin_class is None and name in self.pwm_pins:
+            pin_class = MockPWMPin
+        return super().pin(name, pin_class, **kwargs)
 
 
 @dataclass
@@ -46,7 +61,10 @@ class MockNest:
 def open_mock_nest(config: Config) -> MockNest:
     """The config's devices, simulated. The switch matrix (a MockSwitchMatrix or the
     simulated Pico's) must be set before the daemon starts to read it."""
-    factory = MockFactory(pin_class=QuietPin)  # outputs that keep no history: the simulator runs for hours
+    # Outputs that keep no history: the simulator runs for hours. A passive piezo's
+    # tones need PWM: its pin is gpiozero's PWM pin.
+    tonal = config.sound.enabled and config.sound.buzzer == "tonal"
+    factory = NestFactory(pin_class=QuietPin, pwm_pins=(config.sound.pin,) if tonal else ())
     pico, folder = None, None
     switches: MockSwitchMatrix | SimulatedMatrix
     if config.sensors.backend == "gpio":

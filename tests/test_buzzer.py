@@ -177,3 +177,4 @@ def test_the_referees_signals_choose_their_cues():
     assert cue_for(accepted, move_accepted=True) is Cue.MOVE_ACCEPTED
     assert cue_for(TakenBack(move, 1)) is None
     assert cue_for(GameOver(game.resignation(Side.BLUE), (1, 0), None)) is Cue.GAME_WON
+    assert cue_for(GameOver(game.time_loss(Side.BLUE), (1, 0), None)) is Cue.FLAG_FALL  # lost on time

@@ -602,3 +602,29 @@ def test_a_game_with_a_clock_shows_the_times_and_a_flag_fall_ends_it(tmp_path):
     with sqlite3.connect(rig.config.database) as db:
         assert db.execute("SELECT result, how FROM games").fetchall() == [("red", "time")]
     rig.close()
+
+
+def test_the_piezo_sounds_an_illegal_move(tmp_path):
+    # Without cell lights, their SPI pins are free: the piezo on GPIO10.
+    rig = Rig(tmp_path, '[cell_lights]\ndriver = "none"\n[sound]\nenabled = true\npin = 10\n')
+    piezo = rig.devices.pin_factory.pin(10)
+    heard: list[tuple[str, float | None]] = []
+    rig.daemon.subscribe(lambda signal: heard.append((type(signal).__name__, piezo.frequency)))
+    rig.show(Position.from_lineup())
+    rig.start()
+    play_c3_c4(rig)  # a move accepted: no sound (move_accepted is off)
+    assert ("MoveAccepted", None) in heard
+    rig.change("c7", False)
+    rig.run_for(0.3)
+    rig.change("c5", True)  # blue's egg two cells on: illegal
+    rig.run_for(1.5)
+    assert ("MoveRefused", pytest.approx(440, rel=0.01)) in heard  # A4, the illegal move's low note
+    rig.run_for(1.0)
+    assert piezo.frequency is None  # the tune is over
+    rig.close()
+
+
+def test_no_piezo_without_sound_in_the_config(tmp_path):
+    rig = Rig(tmp_path)
+    assert rig.devices.sounder is None
+    rig.close()

@@ -13,6 +13,7 @@ from gpiozero.pins import Factory
 
 from firmware_host.daemon.config import Config
 from firmware_host.errors import HardwareError
+from hardware.buzzer import Sounder
 from hardware.display import OledDisplay, open_oled
 from hardware.errors import DeviceError
 from hardware.lights import CellLights, StatusLights, open_max7219
@@ -28,6 +29,7 @@ class Devices:
     display: OledDisplay | None = None
     status_lights: StatusLights | None = None
     cell_lights: CellLights | None = None
+    sounder: Sounder | None = None
 
     def close(self) -> None:
         """Dark and released, in reverse order of opening, the pin factory last."""
@@ -37,6 +39,9 @@ class Devices:
 
     def release(self) -> None:
         """The devices dark and released; the pin factory, the caller's, left open."""
+        if self.sounder is not None:
+            with contextlib.suppress(Exception):
+                self.sounder.close()
         if self.cell_lights is not None:
             with contextlib.suppress(Exception):
                 self.cell_lights.clear()
@@ -58,6 +63,15 @@ def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatri
     from hardware.serial_scanner import SerialScanner
 
     return SerialScanner(config.sensors.port, size=config.sensors.size, baudrate=config.sensors.baudrate)
+
+
+def open_sounder(config: Config, *, pin_factory: Factory) -> Sounder:
+    """The piezo the config names: a passive one playing tones, or an active one that
+    beeps the tunes' rhythm."""
+    from hardware.buzzer import BeepSounder, TonalSounder
+
+    kind = TonalSounder if config.sound.buzzer == "tonal" else BeepSounder
+    return kind(config.sound.pin, pin_factory=pin_factory)
 
 
 def open_devices(
@@ -92,6 +106,8 @@ def open_devices(
                 brightness=config.cell_lights.brightness,
             )
             devices.cell_lights = CellLights(device, config.cell_lights.map)
+        if config.sound.enabled:
+            devices.sounder = open_sounder(config, pin_factory=pin_factory)
         return devices
     except Exception as error:  # the pin libraries raise plain errors ("GPIO busy")
         if devices is not None:

@@ -32,6 +32,7 @@ from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.sensor_logs import SensorLogs, log_header
 from firmware_host.daemon.snapshot import GameShown, Snapshot
 from firmware_host.daemon.switches import SwitchMap
+from firmware_host.daemon.tunes import cue_for, tune
 from firmware_host.games.base import ComputerChoice, Move, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
@@ -475,6 +476,9 @@ class Daemon:
         self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.presenter.apply(signal)
+        cue = cue_for(signal, move_accepted=self.config.sound.move_accepted) if self.config.sound.enabled else None
+        if cue is not None:
+            self.outputs.sound(tune(cue))
         for listener in self._listeners:
             listener(signal)
 

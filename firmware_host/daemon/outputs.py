@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.presenter import Presenter
+from hardware.buzzer import Tune
 from hardware.outputs import WiringErrors
 
 
@@ -37,6 +38,16 @@ class Outputs:
             self._output("status lights", lambda: status.refresh(now))
         if cells is not None:
             self._output("cell lights", lambda: cells.refresh(now))
+        sounder = self.devices.sounder
+        if sounder is not None:
+            self._output("buzzer", lambda: sounder.refresh(now))
+
+    def sound(self, tune: Tune) -> None:
+        """Play ``tune`` on the piezo, if one is fitted (a tune playing gives way)."""
+        sounder = self.devices.sounder
+        if sounder is not None:
+            now = self.clock()
+            self._output("buzzer", lambda: sounder.play(tune, now))
 
     def _output(self, device: str, draw: Callable[[], object]) -> None:
         try:

@@ -77,14 +77,16 @@ def tunes_as_json() -> dict[str, list[list[float | int | None]]]:
 
 def cue_for(signal: Signal, *, move_accepted: bool = False) -> Cue | None:
     """The cue a referee signal sounds, if any; ``move_accepted`` (``[sound]
-    move_accepted``) sounds every accepted move. A game won on time sounds the flag
-    fall, which the clock sends (:data:`Cue.FLAG_FALL`), not this."""
+    move_accepted``) sounds every accepted move. A game lost on time sounds the flag
+    fall."""
     if isinstance(signal, MoveRefused):
         return Cue.ILLEGAL_MOVE
     if isinstance(signal, TurnStarted) and signal.captures and not signal.by_computer:
         return Cue.CAPTURE_COMPULSORY
     if isinstance(signal, ComputerMove):
         return Cue.OPPONENT_MOVED
+    if isinstance(signal, GameOver) and signal.outcome.is_time_loss:
+        return Cue.FLAG_FALL
     if isinstance(signal, GameOver) and signal.outcome.winner is not None:
         return Cue.GAME_WON
     if isinstance(signal, MoveAccepted) and move_accepted:

@@ -90,6 +90,11 @@ class Outcome(Protocol):
     @property
     def is_resignation(self) -> bool: ...
 
+    @property
+    def is_time_loss(self) -> bool:
+        """Whether the loser's clock ran out."""
+        ...
+
     def to_text(self) -> str:
         """``red``, ``blue`` or ``draw``."""
         ...

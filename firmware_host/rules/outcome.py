@@ -68,6 +68,10 @@ class Outcome:
     def is_resignation(self) -> bool:
         return self.winner is not None and self.condition is None and not self.on_time
 
+    @property
+    def is_time_loss(self) -> bool:
+        return self.on_time
+
     def to_text(self) -> str:
         """``red``, ``blue`` or ``draw``, as ``nestref position`` prints the result."""
         return "draw" if self.winner is None else self.winner.label

@@ -48,6 +48,10 @@ class Outcome:
     def is_resignation(self) -> bool:
         return self.winner is not None and self.ending is None
 
+    @property
+    def is_time_loss(self) -> bool:
+        return self.ending is Ending.TIME
+
     def to_text(self) -> str:
         """``red``, ``blue`` or ``draw``."""
         return "draw" if self.winner is None else self.winner.label
