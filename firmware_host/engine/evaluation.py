@@ -77,6 +77,25 @@ class Evaluator:
         self.far = {bit: self._far_pairs(bit) for bit in tables.bits.bit_of.values()}
         self.near[0] = 0
         self.far[0] = ()
+        # By colour to move: what the evaluation reads of each side, the side to move's
+        # first, in one tuple (one look-up instead of a dozen on the hot path).
+        self.views = tuple(
+            (
+                self.free_distance[colour],
+                self.free_distance[1 - colour],
+                tables.homebases[1 - colour],
+                tables.homebases[colour],
+                self.trapped[colour],
+                self.trapped[1 - colour],
+                self.exposed[colour],
+                self.exposed[1 - colour],
+                tuple(shift for shift, is_up in self.forward[colour] if is_up),
+                tuple(shift for shift, is_up in self.forward[colour] if not is_up),
+                tuple(shift for shift, is_up in self.forward[1 - colour] if is_up),
+                tuple(shift for shift, is_up in self.forward[1 - colour] if not is_up),
+            )
+            for colour in (0, 1)
+        )
 
     def _free_distances(self, colour: int) -> dict[int, int]:
         target = self.tables.homebases[1 - colour]
@@ -180,31 +199,61 @@ class Evaluator:
         own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
         all_cells = self.all_cells
         empty = all_cells ^ own ^ opponent
+        # The attack maps: _attacks() and reach() written out, for the side to move and
+        # then for its opponent (this is the search's hot path: no calls).
+        a, b, c = self.shifts
+        near, far_pairs = self.near, self.far
         own_rest = own ^ own_cuckoo
-        own_guards = self._attacks(own_rest, own_long ^ own_cuckoo, empty)
-        own_reach = self.reach(own_cuckoo, empty)
+        p, q = own_rest, own_long ^ own_cuckoo
+        own_guards = (
+            (p | q << a & empty) << a | (p | q >> a & empty) >> a
+            | (p | q << b & empty) << b | (p | q >> b & empty) >> b
+            | (p | q << c & empty) << c | (p | q >> c & empty) >> c
+        ) & all_cells  # fmt: skip
+        own_reach = near[own_cuckoo]
+        for middle, far in far_pairs[own_cuckoo]:
+            if middle & empty:
+                own_reach |= far
         own_attacks = own_guards | own_reach
         if is_horizon and own_attacks & opponent:
             return NOT_QUIET  # own_attacks & opponent: the targets of Bitboards.captures()
         opponent_rest = opponent ^ opponent_cuckoo
-        opponent_guards = self._attacks(opponent_rest, opponent_long ^ opponent_cuckoo, empty)
-        opponent_reach = self.reach(opponent_cuckoo, empty)
+        p, q = opponent_rest, opponent_long ^ opponent_cuckoo
+        opponent_guards = (
+            (p | q << a & empty) << a | (p | q >> a & empty) >> a
+            | (p | q << b & empty) << b | (p | q >> b & empty) >> b
+            | (p | q << c & empty) << c | (p | q >> c & empty) >> c
+        ) & all_cells  # fmt: skip
+        opponent_reach = near[opponent_cuckoo]
+        for middle, far in far_pairs[opponent_cuckoo]:
+            if middle & empty:
+                opponent_reach |= far
         opponent_attacks = opponent_guards | opponent_reach
-        homebases = self.tables.homebases
-        other = 1 - colour
+        (
+            own_distances,
+            opponent_distances,
+            own_goal,
+            opponent_goal,
+            own_trapped,
+            opponent_trapped,
+            own_exposed,
+            opponent_exposed,
+            own_up,
+            own_down,
+            opponent_up,
+            opponent_down,
+        ) = self.views[colour]
 
-        distance = self.free_distance[colour][own_cuckoo]
+        distance = own_distances[own_cuckoo]
         if distance < 4:
-            distance = self.cuckoo_moves(
-                own_cuckoo, colour, empty, empty & ~opponent_attacks, homebases[other] & ~own, FAR - 1
-            )
+            distance = self.cuckoo_moves(own_cuckoo, colour, empty, empty & ~opponent_attacks, own_goal & ~own, FAR - 1)
             if distance == 1 and is_free:
                 return WIN - ply - 1
         score = TEMPO + RACE[distance]
-        distance = self.free_distance[other][opponent_cuckoo]
+        distance = opponent_distances[opponent_cuckoo]
         if distance < 4:
             distance = self.cuckoo_moves(
-                opponent_cuckoo, other, empty, empty & ~own_attacks, homebases[colour] & ~opponent, FAR - 1
+                opponent_cuckoo, 1 - colour, empty, empty & ~own_attacks, opponent_goal & ~opponent, FAR - 1
             )
         score -= RACE[distance]
         if own_cuckoo & opponent_attacks:
@@ -221,17 +270,16 @@ class Evaluator:
         if left < 4:
             score -= FEW_LEFT[left]
         score += WARBLER * ((own_long ^ own_cuckoo).bit_count() - (opponent_long ^ opponent_cuckoo).bit_count())
-        score -= TRAPPED * (
-            (own_rest & self.trapped[colour]).bit_count() - (opponent_rest & self.trapped[other]).bit_count()
-        )
-        exposed = self.exposed
-        score -= TRAP_EXPOSED * (
-            (own_rest & exposed[colour]).bit_count() - (opponent_rest & exposed[other]).bit_count()
-        )
+        score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
+        score -= TRAP_EXPOSED * ((own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count())
 
         mobility = 0
-        for shift, is_up in self.forward[colour]:
-            mobility += ((own << shift if is_up else own >> shift) & empty).bit_count()
-        for shift, is_up in self.forward[other]:
-            mobility -= ((opponent << shift if is_up else opponent >> shift) & empty).bit_count()
+        for shift in own_up:
+            mobility += (own << shift & empty).bit_count()
+        for shift in own_down:
+            mobility += (own >> shift & empty).bit_count()
+        for shift in opponent_up:
+            mobility -= (opponent << shift & empty).bit_count()
+        for shift in opponent_down:
+            mobility -= (opponent >> shift & empty).bit_count()
         return score + MOBILITY * mobility

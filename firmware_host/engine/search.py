@@ -384,11 +384,7 @@ class _Search:
         if is_horizon:
             moves = bits.captures(own, own_long, opponent)
         else:
-            moves = (
-                bits.captures(own, own_long, opponent)
-                or bits.steps(own, own_long, opponent, colour)
-                or bits.legal_moves(state, colour)
-            )
+            moves = bits.legal_moves(state, colour)
             if not moves:
                 return 0  # neither side can move: a draw
 
