@@ -3,6 +3,8 @@ a benchmark is not a timed test)."""
 
 from __future__ import annotations
 
+import re
+
 from benchmarks import perft_speed
 
 
@@ -50,10 +52,24 @@ def test_the_computer_at_the_nest_benchmark_reports_its_figures(capsys):
     assert computer_at_the_nest.main(["--positions", "1", "--seconds", "0.3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(" (")[0] for line in lines[1:6]] == [f"level {n}" for n in range(1, 6)]
-    assert lines[6].startswith("peak RSS grew by ")
-    assert lines[7].startswith("loop, no search (")
-    assert lines[8].startswith("loop, searching (")
+    assert re.fullmatch(
+        r"level 5: budget here: median <= 0.35 s, max <= 0.5 s: (met|NOT met) \([\d.]+ / [\d.]+ s; "
+        r"CPU [\d.]+ / [\d.]+ s\); x10 on a Pi Zero 2 W \(CPython about ten times slower there\): 3.5 s / 5 s",
+        lines[6],
+    ), lines[6]
+    assert lines[7].startswith("peak RSS grew by ")
+    assert lines[8].startswith("loop, no search (")
+    assert lines[9].startswith("loop, searching (")
     assert lines[-1].startswith("ratio (p99 lateness + p99 turn, searching / no search): ")
+
+
+def test_the_strongest_levels_row_is_met_only_within_both_budgets():
+    from benchmarks.computer_at_the_nest import budget_row
+
+    assert ": met (" in budget_row([0.2, 0.35, 0.5], [0.2, 0.3, 0.4])
+    assert ": NOT met (" in budget_row([0.2, 0.3, 0.51], [0.2, 0.3, 0.4])  # the slowest over
+    assert ": NOT met (" in budget_row([0.36, 0.36, 0.4], [0.2, 0.3, 0.4])  # the median over
+    assert budget_row([0.2], [0.1]).endswith("x10 on a Pi Zero 2 W (CPython about ten times slower there): 3.5 s / 5 s")
 
 
 def test_the_referee_hands_benchmark_reports_each_kind_of_log(capsys):
