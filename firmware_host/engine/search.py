@@ -15,7 +15,7 @@ visits the same nodes and returns the same move on every machine. A time limit o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING
@@ -405,7 +405,16 @@ class _Search:
         best = -INFINITY
         best_move = None
         is_loud = False
-        for index, move in enumerate(self.ordered(moves, state, colour, table_move, ply) if len(moves) > 1 else moves):
+        # Best first; lazily only behind a table move, which mostly refutes the node.
+        in_order: Iterable[Move] = moves
+        if len(moves) > 1:
+            if table_move is not None:
+                in_order = self.ordered(moves, state, colour, table_move, ply)
+            elif moves[0].is_capture:
+                in_order = self._order_captures(moves, state, colour)
+            else:
+                in_order = self._order_steps(moves, state, colour, ply)
+        for index, move in enumerate(in_order):
             child = play(state, move)
             result = verdict(child, other)
             if result != ONGOING:
