@@ -11,8 +11,9 @@ next where nodes per second alone do not.
 
     python -m benchmarks.engine_speed [--nodes 50000] [--seconds 1] [--rounds 2]
 
-The last line gives the strongest level's time for a move here and, ten times slower,
-on a Raspberry Pi Zero 2 W, against its cap. ``docs/engine.md`` gives the figures measured.
+The fourth line gives the strongest level's time for a move here and, ten times slower,
+on a Raspberry Pi Zero 2 W, against its cap; the last, the reference's speed and the
+search's as a ratio of it. ``docs/engine.md`` gives the figures measured.
 """
 
 from __future__ import annotations
