@@ -1,15 +1,15 @@
 """The computer opponent at the nest, on this machine: what the players wait, and what
-the daemon's loop pays while the engine thinks in its thread.
+the daemon's loop pays while the engine thinks in its process; against the budgets of
+issue 15 (``benchmarks.daemon_speed.BUDGETS``: a tenth of a Pi Zero 2 W's).
 
 - the wait: how long each level takes to choose, over positions from random games
-  (``Engine.choose`` with the real clock, as the daemon calls it); the strongest
-  level's against its budget here (issue 15: ten times these on a Pi Zero 2 W);
+  (``Engine.choose`` with the real clock, as the daemon's computer calls it);
 - the loop: the daemon (on the libraries' mock devices) turning ``scan_hz`` times a
   second with a game on, while a ``ComputerPlayer`` searches at the strongest level in
-  its thread, against the same loop with no search, in one run: how late each turn
-  starts and how long it takes (the engine holds the interpreter for up to
-  ``sys.getswitchinterval()`` at a time); the ratio of the p99s;
-- memory: the growth of the process's peak RSS over the searches.
+  its own process, against the same loop with no search, in one run: how late each
+  turn starts (the scan period's jitter) and how long it takes; the ratio of the p99s;
+- memory: the growth of this process's peak RSS over the searches (the engine's own;
+  the daemon's processes at level 5 are measured by ``benchmarks.daemon_speed``).
 
 Run from the repository's root: ``python -m benchmarks.computer_at_the_nest``.
 """
@@ -17,6 +17,7 @@ Run from the repository's root: ``python -m benchmarks.computer_at_the_nest``.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.daemon_speed import print_budgets
 from benchmarks.stats import percentile
 from firmware_host.daemon import Daemon
 from firmware_host.daemon.computer import ComputerPlayer
@@ -54,17 +56,10 @@ def sample_positions(count: int, seed: int = 1) -> list[Position]:
     return found
 
 
-STRONGEST_BUDGET_S = (0.35, 0.5)
-"""The strongest level's move here, median and slowest (issue 15's budget table)."""
-PI_SLOWER = 10
-"""How many times slower a Raspberry Pi Zero 2 W runs CPython than a core here (issue 15's
-factor): the budget there is ten times the budget here."""
-
-
 def choosing_times(positions: list[Position]) -> dict[int, tuple[list[float], list[float]]]:
     """Seconds each level takes to choose, per position: by the wall clock (what the
-    players wait) and in CPU time of the thread that searched (what a machine busy with
-    other work does not inflate)."""
+    players wait) and in CPU time of the thread that searched (which other work on a
+    shared machine inflates less)."""
     times: dict[int, tuple[list[float], list[float]]] = {}
     for level in LEVELS:
         engine = Engine(seed=0)
@@ -75,31 +70,6 @@ def choosing_times(positions: list[Position]) -> dict[int, tuple[list[float], li
             wall.append(time.perf_counter() - began)
             cpu.append(time.thread_time() - began_cpu)
     return times
-
-
-def budget_row(wall: list[float], cpu: list[float]) -> str:
-    """The strongest level's row of issue 15's table: its times, its budget here,
-    whether it is met, and the factor to a Pi Zero 2 W beside it.
-
-    >>> row = budget_row([0.3, 0.2, 0.4], [0.25, 0.2, 0.3])
-    >>> row.split("; x")[0]
-    'budget here: median <= 0.35 s, max <= 0.5 s: met (0.300 / 0.400 s; CPU 0.250 / 0.300 s)'
-    >>> row.split("; ")[-1]
-    'x10 on a Pi Zero 2 W (CPython about ten times slower there): 3.5 s / 5 s'
-    >>> budget_row([0.3, 0.6], [0.3, 0.3]).split(":")[1]
-    ' median <= 0.35 s, max <= 0.5 s'
-    >>> budget_row([0.3, 0.6], [0.3, 0.3]).split(": ")[2].split(" (")[0]
-    'NOT met'
-    """
-    most_median, most_slowest = STRONGEST_BUDGET_S
-    median, slowest = statistics.median(wall), max(wall)
-    verdict = "met" if median <= most_median and slowest <= most_slowest else "NOT met"
-    return (
-        f"budget here: median <= {most_median:g} s, max <= {most_slowest:g} s: {verdict}"
-        f" ({median:.3f} / {slowest:.3f} s; CPU {statistics.median(cpu):.3f} / {max(cpu):.3f} s);"
-        f" x{PI_SLOWER} on a Pi Zero 2 W (CPython about ten times slower there):"
-        f" {most_median * PI_SLOWER:g} s / {most_slowest * PI_SLOWER:g} s"
-    )
 
 
 def peak_rss_mb() -> float:
@@ -147,7 +117,7 @@ def loop_under_search(seconds: float, positions: list[Position]) -> tuple[tuple[
         def delivered(history: tuple[base.Move, ...], result: base.ComputerChoice) -> None:
             done.set()
 
-        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, clock=time.monotonic, deliver=delivered)
+        player = ComputerPlayer(config.game, level_number=len(LEVELS), seed=0, deliver=delivered)
 
         started = False
 
@@ -173,19 +143,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     positions = sample_positions(args.positions)
     print(
-        f"Python {platform.python_version()} on {platform.machine()},"
+        f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores,"
+        f" load average {os.getloadavg()[0]:.1f} (other work makes the figures worse),"
         f" the daemon's switch interval {SWITCH_INTERVAL_S * 1000:g} ms"
         f" (Python's {sys.getswitchinterval() * 1000:g} ms)"
     )
     rss_before = peak_rss_mb()
-    for number, (wall, cpu) in choosing_times(positions).items():
+    choosing = choosing_times(positions)
+    for number, (seconds, cpu) in choosing.items():
         print(
-            f"level {number} ({LEVELS[number - 1].name}): chooses in median {statistics.median(wall):.3f} s,"
-            f" max {max(wall):.3f} s over {len(wall)} positions"
+            f"level {number} ({LEVELS[number - 1].name}): chooses in median {statistics.median(seconds):.3f} s,"
+            f" max {max(seconds):.3f} s over {len(seconds)} positions"
             f" (CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s)"
         )
-        if number == len(LEVELS):
-            print(f"level {number}: {budget_row(wall, cpu)}")
     print(f"peak RSS grew by {peak_rss_mb() - rss_before:.1f} MB over the searches")
     (quiet_late, quiet_took), (busy_late, busy_took) = loop_under_search(args.seconds, positions)
     for what, late, took in (("no search", quiet_late, quiet_took), ("searching", busy_late, busy_took)):
@@ -198,6 +168,17 @@ def main(argv: list[str] | None = None) -> int:
         percentile(quiet_late, 0.99) + percentile(quiet_took, 0.99)
     )
     print(f"ratio (p99 lateness + p99 turn, searching / no search): {ratio:.1f}")
+    strongest, strongest_cpu = choosing[len(LEVELS)]
+    print_budgets(
+        {
+            "jitter": (percentile(busy_late, 0.99), f"{percentile(quiet_late, 0.99):.2f} ms with no search"),
+            "level5-median": (
+                statistics.median(strongest),
+                f"the engine's; CPU {statistics.median(strongest_cpu):.3f} s",
+            ),
+            "level5-max": (max(strongest), f"the engine's; CPU {max(strongest_cpu):.3f} s"),
+        }
+    )
     return 0
 
 

@@ -4,7 +4,11 @@ hands making every move on the switches, the computer's included."""
 
 from __future__ import annotations
 
+import logging
+import os
 import random
+import signal
+import threading
 import time
 
 import pytest
@@ -166,6 +170,57 @@ def test_a_take_back_while_the_computer_thinks_drops_its_choice(tmp_path):
     assert rig.daemon.presenter.screen().headline == "RED"
     assert rig.moves() == []
     rig.close()
+
+
+class LogWatch(logging.Handler):
+    """Sets ``seen`` when a record whose message starts with ``start`` is logged, from
+    any thread (the computer's listener logs from its own)."""
+
+    def __init__(self, start: str):
+        super().__init__()
+        self.start = start
+        self.seen = threading.Event()
+
+    def emit(self, record):
+        if record.getMessage().startswith(self.start):
+            self.seen.set()
+
+
+def test_the_computer_searches_in_a_process_of_its_own_started_once_and_reused(tmp_path):
+    rig = computer_rig(tmp_path)
+    pid = rig.daemon.computer.pid
+    assert pid is not None and pid != os.getpid()  # started with the daemon: blue is the computer's
+    make(rig, Move.from_text("c3-c4"))
+    make(rig, wait_for_the_computer(rig))
+    make(rig, Move.from_text("c4-c5"))
+    wait_for_the_computer(rig)
+    assert rig.daemon.computer.pid == pid  # the same process chose both moves
+    rig.close()
+    assert rig.daemon.computer.pid is None
+
+
+def test_the_computers_process_dying_is_reported_and_the_next_search_starts_another(tmp_path):
+    watch = LogWatch("the computer's process ended")
+    logging.getLogger("firmware_host.daemon.computer").addHandler(watch)
+    try:
+        rig = computer_rig(tmp_path, level=5)
+        make(rig, Move.from_text("c3-c4"))  # the strongest level thinks for a while
+        pid = rig.daemon.computer.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        assert watch.seen.wait(COMPUTER_WAIT_S)
+        rig.run_for(0.1)  # the daemon goes on refereeing: a take back, the move again
+        rig.press("take_back")
+        make(rig, Move(Move.from_text("c3-c4").target, Move.from_text("c3-c4").origin))
+        assert rig.moves() == []
+        rig.daemon.computer.set_level(1)
+        make(rig, Move.from_text("c3-c4"))
+        move = wait_for_the_computer(rig)  # chosen by a new process
+        assert rig.daemon.computer.pid not in (None, pid)
+        assert move in Position.from_nfn(rig.daemon.presenter.position).legal_moves()
+        rig.close()
+    finally:
+        logging.getLogger("firmware_host.daemon.computer").removeHandler(watch)
 
 
 def test_the_presenter_says_the_computer_is_thinking():

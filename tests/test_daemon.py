@@ -305,6 +305,31 @@ def test_nestref_run_stops_cleanly_on_sigterm(tmp_path):
     assert "level=error" not in rest
 
 
+STARTS_A_GPIO_NEST = """
+import sys
+from gpiozero.pins.mock import MockFactory
+from luma.core.device import dummy
+from firmware_host.daemon import Daemon, open_devices
+from firmware_host.daemon.config import load_config
+config = load_config(sys.argv[1])
+devices = open_devices(config, pin_factory=MockFactory(), display_device=dummy(width=128, height=64, mode="1"),
+                       cell_device=dummy(width=8, height=8, mode="1"))
+daemon = Daemon(config, devices)
+daemon.start()
+daemon.turn()
+daemon.close()
+print(" ".join(sorted(name for name in sys.modules if name.split(".")[0] in ("asyncio", "serial", "aiohttp", "sim"))))
+print(" ".join(sorted(name for name in sys.modules if name.startswith("hardware.serial"))))
+"""
+
+
+def test_a_gpio_nest_without_its_web_page_starts_without_asyncio_or_pyserial(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", STARTS_A_GPIO_NEST, write_config(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == ["", ""], done.stdout
+
+
 @pytest.mark.parametrize(
     ("config", "message"),
     [

@@ -26,7 +26,15 @@ def test_the_readme_has_exactly_two_commands_a_main_one_and_a_test_one():
     assert README.count("<!-- test-command -->") == 1
     assert marked_command("main-command").endswith(".venv/bin/nestref sim")
     test_command = marked_command("test-command")
-    steps = ("pip install -q -e '.[test]'", "sh .ci/chromium", "ruff check", "ruff format --check", "mypy", "pytest")
+    steps = (
+        "pip install -q -e '.[test]'",
+        "sh .ci/chromium",
+        "sh .ci/mosquitto",
+        "ruff check",
+        "ruff format --check",
+        "mypy",
+        "pytest",
+    )
     for step in steps:
         assert step in test_command
 

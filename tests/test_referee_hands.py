@@ -58,6 +58,15 @@ def judge(played: Played, timed: list[tuple[int, Signal]]) -> None:
 @example(5000060, "advanced-2", False, False, True)
 # Two captures no scan saw end the game; hands touching pieces after it mimic captures.
 @example(6000172, "advanced-1", False, False, False)
+# A capture slid over a cell and pushed its target off unseen; the other side then lifted
+# the piece beside it and put it back: which piece was taken, the switches cannot tell.
+@example(12000077, "advanced-2", False, True, True)
+# The same, the other side then lifting the capturer to capture it and setting a piece
+# down on the cell slid over: the piece set down is the reply's, not the capture's.
+@example(10292, "advanced-2", False, False, True)
+# Captures no scan saw, each with a slide, one after another: hands beside a cell do not
+# let a reading of several moves explain a cell visited away from all their ways.
+@example(10116, "standard", False, True, False)
 def test_the_referee_reads_every_game_real_hands_play(seed, lineup, polled, push_flicker, illegal):
     rng = random.Random(seed)
     start, moves = random_game(rng, lineup, plies=300)

@@ -19,6 +19,7 @@ from firmware_host.cli.game import (
     run_position,
 )
 from firmware_host.cli.nest import run_calibrate, run_run, run_sim, run_wiring
+from firmware_host.cli.records import run_export, run_games, run_import
 from firmware_host.cli.replay import run_referee
 from firmware_host.games import DEFAULT_GAME, game_names
 
@@ -218,6 +219,26 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--lineup", metavar="NAME", help="standard (default), advanced-1, advanced-2")
     game.add_argument("--seed", type=int, default=0, help="the seed of the computer's deliberate mistakes (default 0)")
     game.set_defaults(run=run_play)
+
+    history = argparse.ArgumentParser(add_help=False)
+    history.add_argument("--config", metavar="FILE", help="the config whose game and database to use")
+    history.add_argument(
+        "--db", metavar="FILE", type=_database, help="the SQLite file of the games (default: the config's database)"
+    )
+    games = commands.add_parser("games", parents=[board, history], help="list the games in the record")
+    games.set_defaults(run=run_games)
+    export = commands.add_parser(
+        "export", parents=[board, history], help="write games as game records (docs/game-records.md)"
+    )
+    export.add_argument("ids", nargs="*", type=int, metavar="GAME", help="the games' ids, from nestref games")
+    export.add_argument("--all", action="store_true", help="every game in the record")
+    export.add_argument("--output", metavar="FILE", help="where to write them (default: print them)")
+    export.set_defaults(run=run_export)
+    load = commands.add_parser(
+        "import", parents=[board, history], help="check a game record file's games with the rules and store them"
+    )
+    load.add_argument("file", metavar="FILE", help="the game record file")
+    load.set_defaults(run=run_import)
 
     draw = commands.add_parser("board", parents=[board, start], help="draw the nest as an SVG picture")
     draw.add_argument("--svg", metavar="FILE", required=True, help="where to write the picture")

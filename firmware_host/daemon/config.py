@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from firmware_host.clocks import ClockError, TimeControl
 from firmware_host.errors import ConfigError, NestrefError
 from firmware_host.games import game_names, load_game
 from firmware_host.games.base import Board, Game, Side
@@ -34,6 +35,7 @@ SPI_PINS = {9: "cell lights: SPI0 MISO (claimed by SPI)", 10: "cell lights: SPI0
 SPI_CE_PINS = {0: 8, 1: 7}  # spi_device: its chip-enable pin
 UART_PINS = {14: "sensors: UART TXD (to the Pico's RX)", 15: "sensors: UART RXD (from the Pico's TX)"}
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART, on GPIO14 and 15
+BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer with its own oscillator
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
@@ -69,6 +71,17 @@ class CellLights:
 
 
 @dataclass(frozen=True)
+class Sound:
+    """The piezo: ``enabled`` at all, on BCM ``pin``, which ``buzzer`` (one of
+    :data:`BUZZERS`), and whether every accepted move sounds (``move_accepted``)."""
+
+    enabled: bool = False
+    pin: int = 18
+    buzzer: str = "tonal"
+    move_accepted: bool = False
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the daemon needs to know, checked."""
 
@@ -87,6 +100,8 @@ class Config:
     log_level: str
     computer_level: int  # the computer's level (the game's computer_levels); it plays referee.computers
     web_hosts: tuple[str, ...] = ()  # names the web page may be reached by, besides its addresses and localhost
+    clock: TimeControl | None = None  # each side's time control; None: no clock
+    sound: Sound = Sound()
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -200,6 +215,8 @@ class _ConfigReader(TomlChecker):
             log_level=level,
             computer_level=computer_level,
             web_hosts=web_hosts,
+            clock=self.clock(data["clock"]),
+            sound=self.sound(data["sound"]),
         )
         self.check_pins(config)
         return config
@@ -242,6 +259,24 @@ class _ConfigReader(TomlChecker):
             return Timing(**values)
         except ValueError as error:
             raise self.fail("timing", str(error)) from None
+
+    def clock(self, data: dict[str, Any]) -> TimeControl | None:
+        """``clock.control``: a time control's text, or "" for no clock."""
+        text = self.string(data["control"], "clock.control")
+        if not text.strip():
+            return None
+        try:
+            return TimeControl.from_text(text)
+        except ClockError as error:
+            raise self.fail("clock.control", str(error)) from None
+
+    def sound(self, data: dict[str, Any]) -> Sound:
+        return Sound(
+            enabled=self.boolean(data["enabled"], "sound.enabled"),
+            pin=self.integer(data["pin"], "sound.pin", 0, 27),
+            buzzer=self.string(data["buzzer"], "sound.buzzer", BUZZERS),
+            move_accepted=self.boolean(data["move_accepted"], "sound.move_accepted"),
+        )
 
     def sensors(self, data: dict[str, Any]) -> Sensors:
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))
@@ -377,6 +412,8 @@ def _pin_keys(config: Config) -> list[tuple[int, str]]:
         keys += [(pin, f"sensors.gpio.columns (column {i})") for i, pin in enumerate(config.sensors.columns)]
     keys += [(pin, f"status_lights.{name}") for name, pin in config.status_lights.items()]
     keys += [(pin, f"buttons.{name}") for name, pin in config.buttons.items() if pin is not None]
+    if config.sound.enabled:
+        keys.append((config.sound.pin, "sound.pin"))
     return keys
 
 

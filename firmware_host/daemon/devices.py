@@ -49,12 +49,14 @@ class Devices:
 
 
 def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatrix:
-    """The switch matrix the config names: scanned on GPIO, or by a Pico over serial."""
-    from hardware.matrix import GpioMatrix
+    """The switch matrix the config names: scanned on GPIO, or by a Pico over serial.
+    Only the backend named is imported (pyserial is not loaded on a GPIO nest)."""
+    if config.sensors.backend == "gpio":
+        from hardware.matrix import GpioMatrix
+
+        return GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
     from hardware.serial_scanner import SerialScanner
 
-    if config.sensors.backend == "gpio":
-        return GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=pin_factory)
     return SerialScanner(config.sensors.port, size=config.sensors.size, baudrate=config.sensors.baudrate)
 
 

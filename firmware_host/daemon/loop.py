@@ -11,12 +11,12 @@ lights and the OLED are left dark.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
 import queue
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,15 +41,16 @@ from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
 
 if TYPE_CHECKING:
-    pass
+    import asyncio  # imported by run(): a nest without its web page never loads it
 
 logger = logging.getLogger(__name__)
 
 BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
 ACTIVE_S = 30.0  # after a change, scan fast for this long
-# While the computer thinks, its thread hands the interpreter back to the loop this often.
-# Python's default, 5 ms, makes the loop's turns start up to 12 ms late (p99), 0.5 ms
-# about 5 ms, for no loss of search speed (benchmarks/computer_at_the_nest.py).
+# The computer searches in a process of its own, but the daemon has threads beside the
+# loop (a real OLED's frame thread, gpiozero's for buttons on pins, the computer's
+# listener): a thread that holds the interpreter hands it back to the loop this often
+# (Python's default, 5 ms, would let one delay a scan by that much).
 SWITCH_INTERVAL_S = 0.0005
 
 
@@ -83,7 +84,6 @@ class Daemon:
             config.game,
             level_number=config.computer_level,
             seed=seed,
-            clock=clock,
             deliver=lambda history, result: self.post(lambda: self._computer_chose(history, result)),
         )
         self.gestures = ButtonGestures()
@@ -123,6 +123,8 @@ class Daemon:
         if pins:
             self._pin_buttons = PinButtons(pins, pin_factory=self.devices.pin_factory, on_change=self.button_changed)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        if config.referee.computers:  # started now, so that its first move does not wait for it
+            self.computer.start()
         self._self_test()
         self._show()
         logger.info(
@@ -148,8 +150,21 @@ class Daemon:
         self.devices.close()
         logger.info("daemon stopped")
 
+    def run_alone(self, stop: threading.Event) -> None:
+        """Loop until ``stop`` is set, sleeping between turns, when nothing shares the
+        thread (no web page): a plain sleep wakes for less than half the CPU of an
+        asyncio loop's wake-up (benchmarks/daemon_speed.py), which counts 200 times a
+        second. ``stop`` is seen within one scan period."""
+        next_at = self.clock()
+        while not stop.is_set():
+            self.turn()
+            next_at = max(next_at + self.period(), self.clock())
+            time.sleep(max(0.0, next_at - self.clock()))
+
     async def run(self, stop: asyncio.Event) -> None:
-        """Loop until ``stop`` is set."""
+        """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
+        import asyncio
+
         next_at = self.clock()
         while not stop.is_set():
             self.turn()

@@ -3,9 +3,9 @@ event loop (the spectators' web page), then stopping everything cleanly."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import signal
+import threading
 from collections.abc import Callable
 from typing import Protocol
 
@@ -39,7 +39,12 @@ def serve(
     """The daemon's loop, and its web page if there is one, until SIGTERM or SIGINT;
     then everything stopped cleanly. ``cannot_serve`` words the error when the page's
     port cannot be had; ``started`` is told the page's address; ``stopping`` runs first
-    on the way out."""
+    on the way out. Without a page the loop runs on its own, without asyncio, whose
+    wake-ups cost more than the turns they wake for."""
+    if server is None:
+        _serve_alone(daemon, stopping)
+        return
+    import asyncio  # only beside a web page: a large import the loop alone does without
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -70,3 +75,22 @@ def serve(
             daemon.close()
 
     asyncio.run(main())
+
+
+def _serve_alone(daemon: Daemon, stopping: Callable[[], None]) -> None:
+    """The daemon's loop alone, until SIGTERM or SIGINT."""
+    stop = threading.Event()
+    previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        daemon.start()
+        daemon.run_alone(stop)
+    except NestrefError:
+        raise
+    except Exception:
+        logger.exception("the daemon failed")
+        raise
+    finally:
+        stopping()
+        daemon.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -4,9 +4,13 @@ that returns its :class:`~firmware_host.games.base.Game` on a board file (None: 
 game's usual board); the packages are found by their folders, so a new game is a new
 folder and nothing else.
 
->>> from firmware_host.games import load_game
+>>> from firmware_host.games import game_names, load_game
 >>> load_game("cuckoo").title
 'Operation Cuckoo'
+>>> game_names()
+('cuckoo', 'battle')
+>>> load_game("battle").title
+'Pirates and Wizards'
 """
 
 from __future__ import annotations

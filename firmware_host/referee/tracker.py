@@ -233,6 +233,14 @@ class TurnView:
             return False  # only a piece it could capture lifted: perhaps the last mover's, being straightened
         return all(seen.since(cell) >= not_before for cell in lifted | placed)
 
+    def lifts_only_captures(self, seen: Observation, *, not_before: int = LONG_AGO) -> bool:
+        """Whether only pieces the side to move could capture are in the air, lifted
+        since ``not_before``, and nothing is set down."""
+        lifted, placed = self.difference(seen.occupied, seen.ignored)
+        if not lifted or placed or lifted & self.own or not lifted <= self.liftable:
+            return False
+        return all(seen.since(cell) >= not_before for cell in lifted)
+
     def is_lifting(self, seen: Observation, *, not_before: int = LONG_AGO) -> bool:
         """Whether the side to move has only lifted pieces it may lift, since
         ``not_before``: perhaps a move begun."""
@@ -289,6 +297,8 @@ class Reading:
     is_ending: bool = False
     """The last move a capture no scan saw that ended the game: nothing can follow to
     prove it, so it stands only against other readings (the players are asked)."""
+    sets_down: bool = False
+    """The move under way has set a piece down (legal or not): it may be anything yet."""
 
     @property
     def is_clean(self) -> bool:
@@ -318,7 +328,21 @@ def explain(
             # Only a move seen made is read from the other side merely beginning to move.
             weak = unseen or not top
             readings.append(
-                Reading((first,), is_certain=certain, then_under_way=True, is_weak=weak, cells=cells | lifted | placed)
+                Reading(
+                    (first,),
+                    is_certain=certain,
+                    then_under_way=True,
+                    is_weak=weak,
+                    cells=cells | lifted | placed,
+                    sets_down=bool(placed),
+                )
+            )
+        elif not top and not refilled and after.lifts_only_captures(chained, not_before=ended):
+            # After a reply, the mover lifting the piece it captures before its capturer
+            # (or a hand straightening it): too little to read, enough to disagree with.
+            lifted, _ = after.difference(seen.occupied, seen.ignored)
+            readings.append(
+                Reading((first,), is_certain=certain, then_under_way=True, is_weak=True, cells=cells | lifted)
             )
         for reply in after.finished(chained, not_before=ended):
             certain_too = reply.is_certain and certain
@@ -332,7 +356,7 @@ def explain(
             readings += [
                 Reading((first, *later.moves), later.strays, later.pushed, later.is_certain and certain,
                         later.then_under_way, _shown_at(after, later.moves[0], seen), later.is_weak,
-                        cells | later.cells)
+                        cells | later.cells, later.is_ending, later.sets_down)
                 for later in explain(after, chained, depth=depth - 1, not_before=ended, top=False)
             ]  # fmt: skip
     return readings

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware_host.games.base import Move
 from firmware_host.referee.correction import undo_capture
+from firmware_host.referee.sensing import LONG_AGO
 from firmware_host.referee.signals import (
     CorrectionCause,
     FixStep,
@@ -35,7 +36,15 @@ from firmware_host.referee.signals import (
     QuestionClosed,
     Signal,
 )
-from firmware_host.referee.tracker import Finished, Observation, Reading, TurnView, explain, unseen_and_lifting
+from firmware_host.referee.tracker import (
+    SLIDE_MS,
+    Finished,
+    Observation,
+    Reading,
+    TurnView,
+    explain,
+    unseen_and_lifting,
+)
 
 if TYPE_CHECKING:
     from firmware_host.referee.referee import Referee
@@ -61,6 +70,10 @@ class Turn:
         # several moves must account for each done lately (a piece set down where no
         # move of it goes was another hand's doing: an illegal move, maybe undone since).
         self.visited: set[str] = set()
+        # When each cell of the position first emptied this turn: a piece lifted, put
+        # back and lifted again may have been on its way since the first time.
+        self.first_emptied: dict[str, int] = {}
+        self.refilled: dict[str, int] = {}  # and when a piece was last set down on it again
 
     # -- what the referee asks of a phase ---------------------------------------------
 
@@ -73,6 +86,10 @@ class Turn:
         view, seen = self.view, self.referee.observation()
         if settled and cell in seen.occupied and cell not in view.expected:
             self.visited.add(cell)
+        if cell in view.expected and cell not in seen.occupied:
+            self.first_emptied.setdefault(cell, seen.emptied(cell))
+        elif settled and cell in self.first_emptied:
+            self.refilled[cell] = seen.since(cell)
         candidate = self.candidate
         if settled and candidate is not None and cell not in view.footprints[candidate].cells:
             after = view.after(candidate)
@@ -81,7 +98,13 @@ class Turn:
                 signals = self.referee.commit(candidate, at, proven=self._proof_is_its_own(candidate, seen))
                 return signals + self.referee.phase.on_change(at, cell, settled=settled)
         done = view.finished(seen)
-        if len(done) == 1 and done[0].is_clean and done[0].is_certain and not self._late_proof(done[0].move, seen):
+        if (
+            len(done) == 1
+            and done[0].is_clean
+            and done[0].is_certain
+            and not self._late_proof(done[0].move, seen)
+            and all(move == done[0].move for move in self._slid_unseen())
+        ):
             self.candidate = done[0].move
         elif done or view.matches_exactly(seen) or (candidate is not None and not view.shows(candidate, seen)):
             self.candidate = None  # another move, all put back, or the mover changing its mind
@@ -116,14 +139,18 @@ class Turn:
         elif len(lifted) == 1 and not placed:  # what a capture no scan saw looks like
             self.doubts.update(view.unseen_captures(seen))
         visits = self._visits(at)
-        done = [reading for reading in view.finished(seen) if self._accounts_for(reading.move, visits)]
+        done = [reading for reading in view.finished(seen) if self._accounts_for((reading.move,), visits, seen)]
         late = self._late_proof(done[0].move, seen) if len(done) == 1 else ()
         if done and not late:
             return self._finished(done, at)
         if not lifted and not placed:
             self.question = None
             return []
-        readings = [reading for reading in explain(view, seen, not_before=self.began) if visits <= reading.cells]
+        readings = [
+            reading
+            for reading in explain(view, seen, not_before=self.began)
+            if self._accounts_for(reading.moves, visits, seen, extra=reading.cells, reach=0)
+        ]
         replied = any(not reading.then_under_way for reading in readings)
         if readings and (replied or not view.is_under_way(seen)):
             return self._followed(readings, at)
@@ -180,17 +207,61 @@ class Turn:
         have been (the flicker may be another hand's touch). Else nothing."""
         footprint = self.view.footprints[move]
         if not footprint.proofs or all(
-            seen.prompt_evidence(origin, target) for origin in footprint.empties for target in footprint.proofs
+            seen.prompt_evidence(origin, target) and not self._came_back_late(origin, target, seen)
+            for origin in footprint.empties
+            for target in footprint.proofs
         ):
             return ()
         others = [other for other in self.view.unseen_captures(seen) if other.origin == move.origin and other != move]
         return (move, *others) if others else ()
 
-    def _accounts_for(self, move: Move, visits: set[str]) -> bool:
-        """Whether a single move explains the cells visited lately: each on its way, or
-        beside it (a hand touching down as it carries a piece, a piece pushed aside)."""
-        board, cells = self.referee.board, self.view.footprints[move].cells
-        return all(any(board.distance(visit, cell) <= 1 for cell in cells) for visit in visits)
+    def _came_back_late(self, origin: str, target: str, seen: Observation) -> bool:
+        """Whether a piece was set down on the capturer's cell after its target was
+        lifted (maybe the target's, in another hand) and lifted again, and the target
+        filled later than a capturer lands after the capturer first left."""
+        first = self.first_emptied.get(origin, seen.emptied(origin))
+        if not seen.emptied(target) < self.refilled.get(origin, LONG_AGO) < seen.emptied(origin):
+            return False
+        return seen.since(target) > first + self.referee.timing.land_ms
+
+    def _accounts_for(
+        self,
+        moves: tuple[Move, ...],
+        visits: set[str],
+        seen: Observation,
+        *,
+        extra: frozenset[str] = frozenset(),
+        reach: int = 1,
+    ) -> bool:
+        """Whether ``moves``, made in turn from the view's position, explain the cells
+        visited lately: each on a move's way, or within ``reach`` of it (a hand touching
+        down as it carries a piece, a piece pushed aside), while that move was being made
+        (from its piece leaving to its coming to rest); or among ``extra`` but for the
+        cells of ``moves`` (those of a move still under way after them); or resting where
+        it was set down after them. (A reading of several moves is held to their ways: so
+        many hands beside so many cells would explain anything.)"""
+        board, view, land_ms = self.referee.board, self.view, self.referee.timing.land_ms
+        unexplained = set(visits)
+        for move in moves:
+            footprint = view.footprints[move]
+            left = min(seen.emptied(cell) for cell in footprint.empties) if footprint.empties else LONG_AGO
+            # The move is over once its piece rests where it goes (a capture no scan saw
+            # shows no landing: as late as a capturer lands).
+            rested = [seen.since(cell) for cell in footprint.fills | footprint.proofs if cell in seen.occupied]
+            over = max(max(rested, default=LONG_AGO), left + land_ms if not footprint.fills else LONG_AGO) + SLIDE_MS
+            unexplained = {
+                visit
+                for visit in unexplained
+                if not (
+                    left - SLIDE_MS <= seen.since(visit) <= over
+                    and any(board.distance(visit, cell) <= reach for cell in footprint.cells)
+                )
+            }
+            extra -= footprint.cells
+            view = view.after(move)
+        # A piece resting where it was set down after the moves is the next move's doing.
+        _, placed = view.difference(seen.occupied, seen.ignored)
+        return not unexplained - extra - placed
 
     def _waiting(self, at: int, ms: int) -> bool:
         """Whether to wait until ``ms`` after the last change: then it is decided again."""
@@ -202,6 +273,10 @@ class Turn:
 
     def _finished(self, done: list[Finished], at: int) -> list[Signal]:
         timing = self.referee.timing
+        slid = tuple(move for move in self._slid_unseen() if move not in [reading.move for reading in done])
+        if slid:  # the piece slid the way of a capture no scan saw: that may be the one made
+            options = (*(reading.move for reading in done), *slid)
+            return [] if self._waiting(at, timing.ask_ms) else self._ask(options)
         if len(done) == 1 and done[0].is_certain:
             (move,) = [done[0].move]
             if not done[0].is_clean:
@@ -230,9 +305,19 @@ class Turn:
             return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts)
         readings = [reading for reading in readings if not reading.is_ending]
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
+        slid = tuple(move for move in self._slid_unseen() if move not in firsts)
+        if slid:
+            # The piece slid over the way of a capture no scan saw, not the way of the
+            # ones read: it may have gone there.
+            return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts + slid)
         certain = all(reading.is_certain for reading in readings)
-        # A reply made shows what came before it, whatever its own side did next.
-        replied = [reading for reading in readings if not reading.then_under_way or len(reading.moves) > 1]
+        # A reply made shows what came before it, whatever its own side did next (but
+        # for a piece set down since, which may be any hand's doing).
+        replied = [
+            reading
+            for reading in readings
+            if not reading.then_under_way or (len(reading.moves) > 1 and not reading.sets_down)
+        ]
         # Once the player was asked, the other side merely beginning to move settles
         # nothing: hands touching the pieces while the question stands look like that too.
         begun_tells = self.question is None or bool(replied)
@@ -250,6 +335,26 @@ class Turn:
             self.referee.decide_at(stood)
             return []
         return self._ask(firsts)
+
+    def _slid_unseen(self) -> tuple[Move, ...]:
+        """The captures no scan saw that a lifted piece may have made: over a cell it
+        would slide across that was set down on after it first left this turn, and
+        soon after it last left."""
+        seen, view = self.referee.observation(), self.view
+        land_ms = self.referee.timing.land_ms
+        lifted, _ = view.difference(seen.occupied, seen.ignored)
+        found = []
+        for move in view.captures:
+            footprint = view.footprints[move]
+            # (Its target may be in the air since: the other side capturing the capturer.)
+            if not footprint.empties <= lifted or not footprint.proofs <= seen.occupied | lifted:
+                continue
+            first = min(self.first_emptied.get(cell, seen.emptied(cell)) for cell in footprint.empties)
+            left = max(seen.emptied(cell) for cell in footprint.empties)
+            crossed = footprint.passes & self.visited
+            if any(first <= seen.since(cell) <= left + land_ms for cell in crossed):
+                found.append(move)
+        return tuple(found)
 
     def _commit_then_go_on(self, move: Move, at: int) -> list[Signal]:
         seen = self.referee.observation()

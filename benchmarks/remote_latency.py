@@ -1,0 +1,192 @@
+"""Remote play's costs on this machine, through a local Mosquitto (Debian's, as the
+tests start it).
+
+- move to display: from a move accepted on one nest (``RemotePlayer.local_move``) to
+  the other nest told to show it (its ``ShowMove`` event), over moves played both ways;
+- the reference, in the same run: a bare paho client's message of the same size to
+  another through the same broker (publish to on_message), so the ratio is what the
+  schema, the replay of the record and the session add to MQTT itself;
+- idle CPU: two paired nests with the link up, doing nothing, measured from this
+  process's CPU time (per nest).
+
+Budgets here (a tenth of a Pi Zero 2 W's): move to display p99 under 20 ms; idle CPU
+under 0.1 % of a core per nest. Run from the repository's root:
+``python -m benchmarks.remote_latency``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from benchmarks.stats import percentile
+from firmware_host.games import load_game
+from firmware_host.games.base import Side
+from firmware_host.remote.link import BrokerSettings, close_sockets
+from firmware_host.remote.player import RemotePlayer
+from firmware_host.remote.session import Event, ShowMove
+from tests.broker import Broker
+
+LATENCY_BUDGET_MS = 20.0
+IDLE_CPU_BUDGET = 0.1  # percent of one core, per nest
+TIMEOUT_S = 10.0
+
+
+class Watched:
+    """A remote player whose ShowMove events are timed."""
+
+    def __init__(self, settings: BrokerSettings, nest: str) -> None:
+        self.shown = threading.Condition()
+        self.last_shown: tuple[str, float] | None = None
+        self.player = RemotePlayer(load_game(), settings, nest=nest, clock=time.monotonic, on_event=self._event)
+
+    def _event(self, event: Event) -> None:
+        if isinstance(event, ShowMove):
+            with self.shown:
+                self.last_shown = (event.move, time.perf_counter())
+                self.shown.notify_all()
+
+    def wait_shown(self, move: str) -> float:
+        with self.shown:
+            if not self.shown.wait_for(lambda: self.last_shown is not None and self.last_shown[0] == move, TIMEOUT_S):
+                raise RuntimeError(f"{move} was not shown within {TIMEOUT_S} s")
+            assert self.last_shown is not None
+            return self.last_shown[1]
+
+
+def move_to_display(settings: BrokerSettings, plies: int) -> tuple[list[float], int]:
+    """Milliseconds from each move made to its display there, and the size of the last message."""
+    red, blue = Watched(settings, "benchred001"), Watched(settings, "benchblue01")
+    red.player.offer(side=Side.RED, lineup="standard", first_starter=Side.RED, random=random.Random(0), code="BENCH2")
+    blue.player.join("BENCH2")
+    deadline = time.monotonic() + TIMEOUT_S
+    while red.player.session is None or blue.player.session is None:  # pairing: before any timing
+        if time.monotonic() > deadline:
+            raise RuntimeError("the nests did not pair")
+        time.sleep(0.01)
+    timings, size = [], 0
+    chooser = random.Random(1)
+    try:
+        for _ in range(plies):
+            mover, copier = (red, blue) if red.player.session.is_our_turn() else (blue, red)
+            session = mover.player.session
+            assert session is not None
+            if session.set_record.is_set_over():
+                break
+            move = chooser.choice(session.position.legal_moves()).to_text()
+            started = time.perf_counter()
+            mover.player.local_move(move)
+            timings.append((copier.wait_shown(move) - started) * 1000)
+            size = len(session.hello(0.0).messages[0].to_bytes())
+            copier.player.local_move(move)  # a game won goes on to the next of the set
+    finally:
+        red.player.close()
+        blue.player.close()
+    return timings, size
+
+
+def bare_mqtt(broker: Broker, size: int, count: int) -> list[float]:
+    """Milliseconds from a bare publish to its delivery, ``size`` bytes at QoS 1."""
+    received = threading.Condition()
+    arrivals: list[float] = []
+
+    def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        with received:
+            arrivals.append(time.perf_counter())
+            received.notify_all()
+
+    subscribed = threading.Event()
+    listener = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-listener")
+    listener.on_message = on_message
+    listener.on_subscribe = lambda *args: subscribed.set()
+    listener.connect("127.0.0.1", broker.port)
+    listener.loop_start()
+    listener.subscribe("bench/raw", qos=1)
+    subscribed.wait(TIMEOUT_S)
+    talker = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-talker")
+    talker.connect("127.0.0.1", broker.port)
+    talker.loop_start()
+    payload = b"x" * size
+    timings = []
+    for client in (talker, listener):  # as the link sets it
+        connection = client.socket()
+        assert isinstance(connection, socket.socket)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    for number in range(count):
+        started = time.perf_counter()
+        talker.publish("bench/raw", payload, qos=1)
+        with received:
+            if not received.wait_for(lambda number=number: len(arrivals) > number, TIMEOUT_S):  # type: ignore[misc]
+                raise RuntimeError("a bare message was lost")
+            timings.append((arrivals[number] - started) * 1000)
+    for client in (talker, listener):
+        client.disconnect()
+        client.loop_stop()
+        close_sockets(client)
+    return timings
+
+
+def idle_cpu(settings: BrokerSettings, seconds: float) -> float:
+    """Percent of one core used per nest by two paired nests idling."""
+    red, blue = Watched(settings, "idlered0001"), Watched(settings, "idleblue001")
+    red.player.offer(side=Side.RED, lineup="standard", first_starter=Side.RED, random=random.Random(0), code="2DXE22")
+    blue.player.join("2DXE22")
+    deadline = time.monotonic() + TIMEOUT_S
+    while red.player.session is None or blue.player.session is None:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the nests did not pair")
+        time.sleep(0.01)
+    cpu, wall = time.process_time(), time.monotonic()
+    while time.monotonic() - wall < seconds:
+        red.player.tick()
+        blue.player.tick()
+        time.sleep(0.1)  # the daemon ticks it from its loop; ten times a second here
+    used = (time.process_time() - cpu) / (time.monotonic() - wall) * 100 / 2
+    red.player.close()
+    blue.player.close()
+    return used
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plies", type=int, default=200)
+    parser.add_argument("--idle-seconds", type=float, default=10.0)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        broker = Broker(Path(folder))
+        broker.start()
+        try:
+            settings = BrokerSettings.from_url(broker.url)
+            timings, size = move_to_display(settings, args.plies)
+            reference = bare_mqtt(broker, size, len(timings))
+            cpu = idle_cpu(settings, args.idle_seconds)
+        finally:
+            broker.stop()
+    median, p99 = statistics.median(timings), percentile(timings, 0.99)
+    bare_median, bare_p99 = statistics.median(reference), percentile(reference, 0.99)
+    print(f"remote play through a local mosquitto ({platform.machine()}, Python {platform.python_version()})")
+    print(f"move to display: median {median:.2f} ms, p99 {p99:.2f} ms over {len(timings)} moves ({size} bytes)")
+    print(f"bare MQTT message of {size} bytes: median {bare_median:.2f} ms, p99 {bare_p99:.2f} ms")
+    print(f"ratio (median move to display / median bare message): {median / bare_median:.1f}x")
+    print(f"idle, link up: CPU {cpu:.3f} % of a core per nest over {args.idle_seconds:g} s")
+    within = p99 <= LATENCY_BUDGET_MS and cpu <= IDLE_CPU_BUDGET
+    print(
+        f"budget: move to display p99 under {LATENCY_BUDGET_MS:g} ms, idle CPU under {IDLE_CPU_BUDGET:g} %:"
+        f" {'met' if within else 'NOT met'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

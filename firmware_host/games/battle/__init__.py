@@ -1,0 +1,276 @@
+"""The battle game of the seeds behind the interface every game has
+(:class:`~firmware_host.games.base.Game`): two armies of ranked pieces whose ranks the
+opponent cannot see, on a square field with two lakes (``docs/rules-battle.md``).
+
+The referee knows every rank from the set-ups; what it hands the shared screens never
+says one: a piece's letter is ``X`` or ``x``, the diagrams and pictures show the public
+view. Ranks are in the record's notation (:meth:`Position.to_text`), in the players' own
+views (:meth:`Position.view`) and in what a strike announces (:meth:`Position.strike`).
+
+>>> game = load(None)
+>>> position = game.start("demo", Side.RED)
+>>> game.read_position(position.to_text()).to_text() == position.to_text()
+True
+>>> game.outcome_words(game.outcome_from_record("blue", "flag"))
+'flag captured'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import NotationError
+from firmware_host.games.base import Side
+from firmware_host.games.battle.army import Movement, Rank, Role
+from firmware_host.games.battle.computer import LEVELS, BattleComputer
+from firmware_host.games.battle.drawing import field_svg, text_diagram
+from firmware_host.games.battle.field import Field
+from firmware_host.games.battle.moves import Move, Rule
+from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
+from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, side_letter
+from firmware_host.games.battle.position import Position, View
+from firmware_host.games.battle.setups import GuidedPlacement, Setup
+
+__all__ = ["BattleGame", "Field", "GuidedPlacement", "Move", "Outcome", "Position", "Setup", "View", "load"]
+
+NAME = "battle"
+
+RULE_WORDS = {  # the rule broken, in a few words for the OLED; none names a rank
+    Rule.GAME_OVER: "the game is over",
+    Rule.NOT_A_SQUARE: "not a square",
+    Rule.LAKE: "that is a lake",
+    Rule.NOT_A_MOVE: "not a move",
+    Rule.NO_PIECE: "no piece there",
+    Rule.NOT_YOUR_TURN: "not your turn",
+    Rule.PUT_DOWN: "move is made",
+    Rule.OWN_PIECE: "own piece there",
+    Rule.NOT_STRAIGHT: "not diagonally",
+    Rule.BLOCKED: "no jumping",
+    Rule.OUT_OF_REACH: "cannot go there",
+    Rule.STRIKE_NEIGHBOURS: "strike neighbours",
+    Rule.NOTATION: "not that move",
+    Rule.TWO_SQUARES: "two-square rule",
+}
+
+
+def how_to_play(field: Field) -> tuple[str, ...]:
+    """A few paragraphs of how to play on ``field``, for the page: the two-square rule's
+    count is the field's."""
+    rows = len(field.setup_rows(Side.RED))
+    return (
+        f"Each side sets up its army on its own {rows} rows, ranks facing its player: the other side sees only "
+        "their backs. On your turn move one piece, or strike with one.",
+        "A piece moves one square forward, backward or sideways, never diagonally, never into a lake or "
+        "through a piece. A Scout moves any number of empty squares in a straight line. Bombs and the Flag "
+        "never move. Once you let go of a piece, your move is made.",
+        "To strike, lift your piece and the enemy piece next to it: the referee tells both ranks. The lower "
+        "rank is removed and the winner stands on the struck square; equal ranks are both removed. "
+        "Striking is never compulsory.",
+        "The Spy removes the Marshal, but only when the Spy strikes. A Miner removes a Bomb; any other piece "
+        "that strikes a Bomb is removed. Strike the enemy Flag to win; a side that cannot move loses.",
+        f"A piece may not go back and forth between the same two squares in {field.two_square_turns} turns "
+        "in a row. A set is the best of three games.",
+    )
+
+
+class BattleGame:
+    """The battle game on one field."""
+
+    name = NAME
+    title = "Pirates and Wizards"
+    not_your_turn = Rule.NOT_YOUR_TURN
+    computer_levels = LEVELS
+
+    def __init__(self, field: Field) -> None:
+        self.field = field
+
+    def __repr__(self) -> str:
+        return f"BattleGame({self.field.name!r})"
+
+    @property
+    def board(self) -> Field:
+        return self.field
+
+    # -- set-ups and positions -------------------------------------------------------------
+
+    @property
+    def lineups(self) -> tuple[str, ...]:
+        """The demo set-ups; a real game starts from the players' own
+        (:meth:`start_from_setups`)."""
+        return self.field.lineup_names
+
+    def check_lineup(self, lineup: str) -> str:
+        self.field.lineup(lineup)
+        return lineup
+
+    def lineup_pieces(self, lineup: str) -> Mapping[str, Piece]:
+        return self.field.lineup(lineup).pieces
+
+    def start(self, lineup: str, turn: Side) -> Position:
+        return Position.from_lineup(self.field, lineup, turn)
+
+    def read_setup(self, side: Side, text: str) -> Setup:
+        """A player's set-up in text (``docs/rules-battle.md`` §2), checked. Raises
+        :class:`~firmware_host.games.battle.setups.SetupError` or :class:`NotationError`."""
+        return Setup.from_text(self.field, side, text)
+
+    def guided_placement(self, side: Side) -> GuidedPlacement:
+        """A set-up for ``side`` made by asking for one rank at a time on its player's
+        own screen (``docs/rules-battle.md`` §2)."""
+        return GuidedPlacement.begin(self.field, side)
+
+    def start_from_setups(self, red: Setup, blue: Setup, turn: Side) -> Position:
+        """The start of a game from the players' own set-ups."""
+        return Position.from_setups(self.field, red, blue, turn)
+
+    def read_position(self, text: str) -> Position:
+        return Position.from_text(self.field, text)
+
+    def read_move(self, text: str) -> Move:
+        return Move.from_text(text)
+
+    def move(self, origin: str, target: str, *, capture: bool) -> Move:
+        return Move(origin, target, capture)
+
+    # -- outcomes -----------------------------------------------------------------------
+
+    def resignation(self, resigning: Side) -> Outcome:
+        return Outcome(resigning.opponent, None)
+
+    def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
+        return outcome.to_text(), None if outcome.ending is None else outcome.ending.value
+
+    def outcome_from_record(self, result: str, how: str | None) -> Outcome:
+        if result == "draw" and how == Ending.NEITHER_CAN_MOVE.value:
+            return DRAW
+        endings = {ending.value: ending for ending in (Ending.FLAG_CAPTURED, Ending.CANNOT_MOVE)}
+        if result == "draw" or (how is not None and how not in endings):
+            raise NotationError(
+                f"no outcome {result!r} by {how!r}: a win is by 'flag', 'cannot-move' or a resignation (none), "
+                "a draw by 'neither-can-move'"
+            )
+        return Outcome(Side.from_text(result), None if how is None else endings[how])
+
+    def outcome_words(self, outcome: Outcome) -> str:
+        return outcome.words()
+
+    def outcome_cell(self, position: Position, outcome: Outcome) -> str | None:
+        """None: the last move's target says it (the struck Flag's square)."""
+        return None
+
+    def rule_words(self, rule: Any) -> str:
+        return RULE_WORDS.get(rule, "not allowed")
+
+    # -- the computer --------------------------------------------------------------------
+
+    def computer(self, seed: int) -> BattleComputer:
+        return BattleComputer(seed)
+
+    # -- pictures and words ---------------------------------------------------------------
+
+    def legend(self) -> str:
+        ranks = " ".join(rank.letter for rank in self.field.army)
+        names = ", ".join(rank.name for rank in self.field.army)
+        return (
+            f"Pieces: X red, x blue, rank hidden; {ranks} {names} (blue's in lower case) where a rank is shown; "
+            "~ a lake."
+        )
+
+    def diagram(self, position: Position | View) -> str:
+        """The position as a spectator sees it (a view as its viewer does)."""
+        view = position.view() if isinstance(position, Position) else position
+        return text_diagram(self.field, {cell: piece.letter for cell, piece in view.pieces().items()})
+
+    def picture(self, pieces: Mapping[str, Any] | None = None) -> str:
+        """The field as an SVG, with ``pieces`` drawn by their letters: a position's
+        pieces show no rank; a view's show the ranks its viewer knows."""
+        return field_svg(self.field, pieces)
+
+    def for_page(self) -> Mapping[str, Any]:
+        return _page(self.field)
+
+    def perft(self, position: Position, depth: int) -> int:
+        return perft(position, depth)
+
+
+def perft(position: Position, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from ``position``; a finished game
+    has none. ``position`` ends unchanged.
+
+    >>> perft(Position.from_lineup(Field.default(), "demo", Side.RED), 2)
+    396
+    """
+    if depth == 0:
+        return 1
+    moves = position.legal_moves()
+    if depth == 1:
+        return len(moves)
+    count = 0
+    for move in moves:
+        position.push(move)
+        count += perft(position, depth - 1)
+        position.pop()
+    return count
+
+
+@cache
+def _page(field: Field) -> dict[str, Any]:
+    cells = [
+        {
+            "name": cell,
+            "x": field.coordinates(cell)[0],
+            "y": field.coordinates(cell)[1],
+            "home": home.label if (home := field.home_of(cell)) is not None else None,
+        }
+        for cell in field.cells
+    ]
+    lakes = [
+        {"name": lake, "x": field.coordinates(lake)[0], "y": field.coordinates(lake)[1]} for lake in sorted(field.lakes)
+    ]
+    pieces: dict[str, dict[str, Any]] = {}
+    for side in Side:
+        pieces[side_letter(HIDDEN_LETTER, side)] = {"side": side.label, "name": "piece", "shape": "block", "order": 0}
+        for order, rank in enumerate(field.army, start=1):
+            pieces[side_letter(rank.letter, side)] = _page_piece(rank, side, order)
+    return {
+        "name": NAME,
+        "title": BattleGame.title,
+        "board": {
+            "name": field.name,
+            "shape": "square",
+            "columns": field.columns,
+            "rows": field.rows,
+            "cells": cells,
+            "lakes": lakes,
+        },
+        "pieces": pieces,
+        "army": [
+            {"letter": rank.letter, "name": rank.name, "count": rank.count, "strength": rank.strength}
+            for rank in field.army
+        ],
+        "rules": list(how_to_play(field)),
+    }
+
+
+def _page_piece(rank: Rank, side: Side, order: int) -> dict[str, Any]:
+    """A piece of ``rank`` for the page: drawn only where its rank may be shown (to its
+    own player, or once a strike revealed it)."""
+    shape = {Role.FLAG: "flag", Role.BOMB: "bomb", None: "block"}[rank.role]
+    moves = {Movement.NONE: "never", Movement.STEP: "one square", Movement.RUN: "any number of squares"}
+    return {
+        "side": side.label,
+        "name": rank.name,
+        "shape": shape,
+        "order": order,
+        "strength": rank.strength,
+        "moves": moves[rank.movement],
+    }
+
+
+def load(board: str | Path | None) -> BattleGame:
+    """The battle game on the field of the board file ``board`` (None: the classic
+    field). Raises :class:`~firmware_host.errors.BoardFileError`."""
+    return BattleGame(Field.load(board) if board is not None else Field.default())
