@@ -124,6 +124,7 @@ class Simulator:
             "type": "table",
             "cells": table.letters(),
             "hand": [{"id": held.id, "piece": held.piece.letter} for held in table.hand],
+            "next": next_piece.id if (next_piece := table.next_to_put(self._side_to_move())) else None,
             "box": [{"id": held.id, "piece": held.piece.letter} for held in table.box],
         }
 
@@ -136,7 +137,7 @@ class Simulator:
                 case "lift":
                     table.lift(fields["cell"])
                 case "put":
-                    table.put(fields["cell"], fields.get("piece"))
+                    table.put(fields["cell"], fields.get("piece"), side_to_move=self._side_to_move())
                 case "knock":
                     table.knock(fields["cell"])
                 case "take":
@@ -173,6 +174,10 @@ class Simulator:
         except TableError as error:
             raise SimulatorError(str(error)) from None
         return None
+
+    def _side_to_move(self) -> Side | None:
+        """Whose move is being made on the nest, as the daemon shows it (None: no game on)."""
+        return self.daemon.snapshot().game.to_move
 
     async def press(self, name: str, *, hold: bool = False) -> None:
         """A button pressed, or held, and let go."""

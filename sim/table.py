@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from firmware_host.games.base import Board, Piece
+from firmware_host.games.base import Board, Piece, Side
 
 Switch = Callable[[str, bool], None]  # a cell's switch closed (True) or opened
 
@@ -79,14 +79,39 @@ class Table:
         self.hand.append(held)
         return held
 
-    def put(self, cell: str, piece_id: int | None = None) -> None:
-        """A piece from the hand (the one lifted last, by default) onto the empty ``cell``."""
+    def put(self, cell: str, piece_id: int | None = None, *, side_to_move: Side | None = None) -> None:
+        """A piece from the hand onto the empty ``cell``: the one ``piece_id`` names, or
+        else the one a player would put down (:meth:`next_to_put`). Raises
+        :class:`TableError` if the hand is empty, or holds different pieces none of which
+        is the obvious one: the player chooses."""
         cell = self._empty(cell)
         if not self.hand:
             raise TableError("the hand is empty: lift a piece first")
-        held = self._held(self.hand, piece_id, "in the hand") if piece_id is not None else self.hand[-1]
+        if piece_id is not None:
+            held = self._held(self.hand, piece_id, "in the hand")
+        elif (chosen := self.next_to_put(side_to_move)) is not None:
+            held = chosen
+        else:
+            raise TableError("the hand holds different pieces: click the one to put down, then the cell")
         self.hand.remove(held)
         self._occupy(cell, held.piece)
+
+    def next_to_put(self, side_to_move: Side | None = None) -> HeldPiece | None:
+        """The piece in the hand a player would put down next, unless told which: with a
+        game on, one of ``side_to_move``'s (a capturer lifts the piece it takes and its
+        own, and puts down its own, whatever it lifted last); the one lifted last of
+        those, or of the whole hand when there is no game or none is the side's, if
+        they are all alike; None if the hand is empty or the choice is the player's
+        (different pieces of the side to move, or of neither side).
+
+        Which piece is which is the table's business: the switches feel only that a
+        cell filled, so this choice changes the picture, never what the referee sees.
+        """
+        own = [held for held in self.hand if side_to_move is not None and held.piece.side is side_to_move]
+        candidates = own or self.hand
+        if not candidates or len({held.piece for held in candidates}) > 1:
+            return None
+        return candidates[-1]
 
     def knock(self, cell: str) -> HeldPiece:
         """The piece on ``cell`` knocked off the nest, into the box."""
@@ -145,13 +170,13 @@ class Table:
     def sense(self, cell: str, occupied: bool) -> None:
         """A switch change from a sensor log, made real on the table as best it can be:
         a cell emptying sends its piece to the hand; a cell filling takes the piece
-        lifted last. With the hand empty, it is a slide that closed its next cell
+        lifted last (the log names no piece). With the hand empty, it is a slide that closed its next cell
         before leaving its own: the cell holds a piece not yet known, which becomes the
         piece whose cell empties next."""
         cell = self.nest.check_cell(cell)
         if occupied and cell not in self.cells:
-            if self.hand:
-                self.put(cell)
+            if self.hand:  # the log says only that the cell filled: the piece lifted last
+                self.put(cell, self.hand[-1].id)
             else:
                 self._unknown.append(cell)
                 self._occupy(cell, UNKNOWN)

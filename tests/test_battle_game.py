@@ -62,12 +62,13 @@ def test_outcomes_are_kept_in_the_record_and_read_back():
         (Outcome(Side.BLUE, Ending.CANNOT_MOVE), ("blue", "cannot-move"), "red cannot move"),
         (DRAW, ("draw", "neither-can-move"), "neither side can move"),
         (GAME.resignation(Side.RED), ("blue", None), "red resigned"),
+        (GAME.time_loss(Side.BLUE), ("red", "time"), "blue out of time"),
     ]:
         assert GAME.outcome_record(outcome) == kept
         assert GAME.outcome_from_record(*kept) == outcome
         assert GAME.outcome_words(outcome) == words
     for result, how in [("draw", None), ("draw", "flag"), ("red", "neither-can-move"), ("red", "chess")]:
-        with pytest.raises(NotationError, match="a win is by 'flag', 'cannot-move' or a resignation"):
+        with pytest.raises(NotationError, match="a win is by 'flag', 'cannot-move', 'time' or a resignation"):
             GAME.outcome_from_record(result, how)
     with pytest.raises(NotationError, match="unknown side 'green'"):
         GAME.outcome_from_record("green", "flag")

@@ -120,3 +120,14 @@ def test_the_remote_play_benchmark_reports_its_figures(capsys):
     assert lines[3].startswith("ratio (median move to display / median bare message): ")
     assert lines[4].startswith("idle, link up: CPU ")
     assert lines[-1].startswith("budget: ")
+
+
+def test_the_presenter_benchmark_reports_each_screen_and_the_ratio(capsys):
+    from benchmarks import presenter_speed
+    from tests.test_display import scenes
+
+    assert presenter_speed.main(["--rounds", "2"]) in (0, 1)  # its figures are not checked here
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1:-3]] == list(scenes())
+    assert lines[-2].startswith("ratio: wording / drawing = ")
+    assert lines[-1] in ("budget: met", "budget: over")

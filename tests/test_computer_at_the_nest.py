@@ -90,7 +90,7 @@ def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
     wrong = next(m for m in board.legal_moves() if m != move and not m.is_capture)
     make(rig, wrong)
     assert presenter.screen().headline == "ILLEGAL"
-    assert presenter.screen().lines[0] == f"{wrong}: the computer plays {move}"
+    assert presenter.screen().lines[0] == f"{wrong}: play {move}"  # the computer's move, not that one
     assert presenter.lights()["error"] is Blink.FAST
     make(rig, Move(wrong.target, wrong.origin))  # put back
     assert presenter.screen().headline == str(move)  # shown again

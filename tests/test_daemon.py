@@ -584,3 +584,21 @@ def test_pins_already_in_use_are_a_clear_hardware_error(tmp_path):
             cell_device=dummy(width=8, height=8, mode="1"),
         )
     holder.close()
+
+
+def test_a_game_with_a_clock_shows_the_times_and_a_flag_fall_ends_it(tmp_path):
+    rig = Rig(tmp_path, '[clock]\ncontrol = "1"\n')  # a minute each, sudden death
+    rig.show(Position.from_lineup())
+    rig.start()
+    assert rig.daemon.presenter.screen().footer == "red 1:00  blue 1:00"  # waiting for the first move
+    play_c3_c4(rig)  # red's first move: blue's clock runs
+    rig.run_for(10)
+    footer = rig.daemon.presenter.screen().footer
+    assert footer in ("red 1:00  blue 0:49", "red 1:00  blue 0:50"), footer  # ten seconds on blue's clock
+    assert rig.daemon.snapshot().game.clock == ("1:00", footer.split()[-1])
+    rig.run_for(51)
+    screen = rig.daemon.presenter.screen()
+    assert "out of time" in " ".join(screen.lines), screen
+    with sqlite3.connect(rig.config.database) as db:
+        assert db.execute("SELECT result, how FROM games").fetchall() == [("red", "time")]
+    rig.close()

@@ -39,10 +39,14 @@ def scenes() -> dict[str, list[Signal]]:
     start = Position.from_lineup
     resigned = Table(start())
     resigned.signals += resigned.referee.resign(Side.BLUE, 500)
+    undone = Table(start())
+    played(undone, "c3- c4+", "c7- d6+")
+    undone.signals += undone.referee.take_back(undone.time + 500)
     against = Table(start(), settings=Settings(computers=frozenset({Side.BLUE})))
     thinking = list(played(against, "c3- c4+"))
     against.signals += against.referee.play_computer_move(Move.from_text("c7-d6"), against.time)
     return {
+        "first-move": Table(start()).signals,
         "turn": played(Table(start()), "c3- c4+", "c7- d6+"),
         "capture": played(Table(start()), "c3- c4+", "c7- d6+", "c4- c5+", "d6- d5+"),
         "illegal": played(Table(start()), "c3- c5+"),
@@ -52,6 +56,7 @@ def scenes() -> dict[str, list[Signal]]:
         "winner": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+"),
         "set-up": played(Table(setup("Ca1 Ee5 cf5 ea9")), "e5- f5- f5+", "a1-"),
         "resigned": resigned.signals,
+        "undo": undone.signals,
         "thinking": thinking,
         "computer-move": against.signals,
     }
@@ -80,6 +85,7 @@ def test_each_screen_matches_its_reference_image(name):
 
 def test_the_screens_say_what_the_players_need():
     screens = {name: screen_of(signals) for name, signals in scenes().items()}
+    assert screens["first-move"].lines == ("to move", "lift a piece", "to move it")
     assert (screens["turn"].headline, screens["turn"].lines[1]) == ("RED", "last: c7-d6")
     assert screens["capture"].headline == "CAPTURE"
     assert screens["capture"].lines[:2] == ("red must take:", "c5xd5")
@@ -89,10 +95,13 @@ def test_the_screens_say_what_the_players_need():
     assert screens["question"].lines[0].startswith("> e5x")
     assert (screens["confirm"].headline, screens["confirm"].lines) == ("CONFIRM?", ("e5xd6 made?",))
     assert screens["winner"].headline == "RED WINS"
-    assert screens["winner"].lines == ("cuckoo captured (2)",)
+    # The game's words, too long for one line, take two; then how the next game starts.
+    assert screens["winner"].lines == ("cuckoo", "captured (2)", "set up for game 2")
     assert screens["set-up"].headline == "SET UP"
-    assert screens["set-up"].lines[0] == "game 2: blue starts"
-    assert screens["resigned"].lines == ("blue resigned",)
+    assert screens["set-up"].lines == ("game 2: blue starts", "fill 33: +a1 +b1 +31", "empty 1: -f5")
+    assert screens["resigned"].lines == ("blue resigned", "set up for game 2")
+    # Blue's move taken back: blue is to move again, red's move is the last one.
+    assert (screens["undo"].headline, screens["undo"].lines) == ("UNDO", ("move d6 to c7",))
     assert screens["thinking"].lines == ("computer is blue", "last: c3-c4")
     assert screens["computer-move"].headline == "c7-d6"
 

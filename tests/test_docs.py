@@ -153,3 +153,16 @@ def test_the_command_lines_help_points_to_docs_that_exist():
     texts += [action.format_help() for action in build_parser()._subparsers._group_actions[0].choices.values()]  # type: ignore[union-attr]
     for name in sorted({match for text in texts for match in re.findall(r"docs/[\w.-]+\.md", text)}):
         assert (ROOT / name).exists(), name
+
+
+def test_the_readme_leads_with_the_story_and_keeps_the_figures_in_performance_md():
+    headings = re.findall(r"^## (.+)$", README, re.MULTILINE)
+    assert headings[:3] == ["Play in the simulator", "Build a nest", "On the Raspberry Pi"]
+    command = README.index("<!-- main-command -->")
+    assert "python3-venv" in README[:command]  # Debian's venv, before the command that needs it
+    after = README[command : command + 700]
+    assert "--port" in after and "--no-browser" in after
+    performance = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8").replace("\n", " ")
+    for figure in ("1,548,294 nodes/s", "0.38 ms p99", "0.60 %", "100 of 100 games"):
+        assert figure in performance, figure
+        assert figure not in README.replace("\n", " "), figure

@@ -87,6 +87,12 @@ def test_what_a_game_hands_out_it_takes_back(name, seed, plies):
         resigned = game.resignation(side)
         assert resigned.winner is side.opponent and resigned.is_resignation
         assert game.outcome_from_record(*game.outcome_record(resigned)) == resigned
+        # A loss on time: kept as how "time", whatever the game (the record's Termination).
+        lost = game.time_loss(side)
+        assert lost.winner is side.opponent and not lost.is_resignation
+        assert game.outcome_record(lost) == (side.opponent.label, "time")
+        assert game.outcome_from_record(*game.outcome_record(lost)) == lost
+        assert "time" in game.outcome_words(lost)
 
 
 @pytest.mark.parametrize("name", GAMES)

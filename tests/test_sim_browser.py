@@ -15,6 +15,7 @@ import io
 import json
 import os
 import queue
+import random
 import re
 import subprocess
 import sys
@@ -25,6 +26,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, WebSocket, expect, sync_playwright
+
+from firmware_host.rules import Kind, Move, Nest, Position, Side
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -196,7 +199,8 @@ def oled(page: Page) -> Locator:
 
 
 def moves(page: Page) -> Locator:
-    return page.locator("#moves li")
+    """The moves of the game, one per ply (the page numbers them by moves)."""
+    return page.locator("#moves .ply")
 
 
 def lift(page: Page, origin: str) -> None:
@@ -277,6 +281,11 @@ def test_moves_made_by_clicking_and_by_dragging(page: Page) -> None:
     slide(page, "c4", "c5")
     expect(piece(page, "c5")).to_have_attribute("data-piece", "E")
     expect(moves(page)).to_have_text(["c3-c4", "c7-c6", "c4-c5"])
+    # Numbered as players count moves: a move is the starter's and the reply.
+    numbered = page.locator("#moves li")
+    expect(numbered).to_have_count(2)
+    expect(numbered.nth(0).locator(".ply")).to_have_text(["c3-c4", "c7-c6"])
+    expect(numbered.nth(1).locator(".ply")).to_have_text(["c4-c5"])
     expect(page.locator("#signals li").filter(has_text="move c4-c5")).to_have_count(1)
 
 
@@ -338,6 +347,37 @@ def test_a_capture_made_by_hand(page: Page) -> None:
     expect(page.locator("#light-capture")).not_to_have_class(re.compile(r"\bon\b"))
 
 
+def test_a_capture_by_hand_in_either_order_puts_down_the_capturer(page: Page) -> None:
+    # The capturer lifted first, then the piece it takes: the hand puts down the
+    # capturer, the piece of the side to move, not the one lifted last.
+    play_to_a_compulsory_capture(page)
+    lift(page, "c6")
+    lift(page, "c5")
+    expect(page.locator('#hand [data-letter="e"]')).to_have_class(re.compile(r"\bnext\b"))
+    put(page, "c5")
+    expect(piece(page, "c5")).to_have_attribute("data-piece", "e")
+    expect(moves(page)).to_have_text(OPENING_MOVES)
+    expect(page.locator('#hand [data-letter="E"]')).to_have_count(1)  # the red egg, to put in the box
+    expect_turn(page, "red")
+
+
+def test_different_pieces_in_the_hand_are_the_players_choice(page: Page) -> None:
+    lift(page, "c3")
+    lift(page, "c1")
+    expect(page.locator("#hand-choose")).to_be_visible()
+    expect(page.locator("#hand .next")).to_have_count(0)
+    cell(page, "d4").click()  # which one? the page says so, and nothing is put down
+    expect(page.locator("#status")).to_contain_text("click the one to put down")
+    expect(piece(page, "d4")).to_have_count(0)
+    page.locator('#hand [data-letter="E"]').click()
+    expect(page.locator('#hand [data-letter="E"]')).to_have_class(re.compile(r"\bnext\b"))
+    put(page, "c4")
+    expect(piece(page, "c4")).to_have_attribute("data-piece", "E")
+    expect(page.locator("#hand-choose")).to_be_hidden()
+    put(page, "c1")  # the one piece left goes down unasked
+    expect(moves(page)).to_have_text(["c3-c4"])
+
+
 def test_pieces_moved_with_the_keyboard(page: Page) -> None:
     cell(page, "c3").focus()
     page.keyboard.press("Enter")
@@ -385,7 +425,24 @@ def test_a_piece_knocked_off_goes_to_the_box_and_comes_back(page: Page) -> None:
     expect(moves(page)).to_have_text(["a3-a4"])
 
 
-def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
+def test_the_take_back_view_is_true_while_the_nest_is_put_right(page: Page) -> None:
+    move_by_hand(page, "c3", "c4")
+    move_by_hand(page, "c7", "c6")
+    move_by_hand(page, "c4", "c5")
+    expect(moves(page)).to_have_count(3)
+    page.locator("#button-take_back").click()
+    # Red's move is taken back: while the nest is put right, red is to move again, on
+    # the page and the turn lights, and blue's move is the last.
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^UNDO / move c5 to c4"))
+    expect(page.locator("#to-move")).to_have_text("red")
+    expect(page.locator("#light-red_turn")).to_have_class(re.compile(r"\bon\b"))
+    expect(page.locator("#light-blue_turn")).not_to_have_class(re.compile(r"\bon\b"))
+    expect(moves(page)).to_have_text(["c3-c4", "c7-c6"])
+    move_by_hand(page, "c5", "c4")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move / last: c7-c6"))
+
+
+def test_the_nest_buttons_take_back_and_resign_once_confirmed(page: Page) -> None:
     move_by_hand(page, "c3", "c4")
     expect(moves(page)).to_have_text(["c3-c4"])
     page.locator("#button-take_back").click()
@@ -394,16 +451,29 @@ def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
     move_by_hand(page, "c4", "c3")
     expect_turn(page, "red")
 
-    # Held, take back resigns for the side to move: by the "hold" button...
+    # What a held button does is a named control, never a bare "hold"; resigning asks first.
+    expect(page.get_by_role("button", name=re.compile(r"^hold", re.IGNORECASE))).to_have_count(0)
+    resign = page.get_by_role("button", name="Resign…")
+    dialog = page.locator("#confirm-dialog")
     move_by_hand(page, "c3", "c4")
     move_by_hand(page, "c7", "c6")
     expect_turn(page, "red")
-    page.locator("#hold-take_back").click()
-    expect(oled(page)).to_have_attribute("alt", re.compile(r"^BLUE WINS / red resigned"))
+    resign.click()
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("red resigns: blue wins this game.")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    expect_turn(page, "red")  # nothing happened
+    expect(page.locator("#signals li").filter(has_text="resigned")).to_have_count(0)
+
+    resign.click()
+    dialog.get_by_role("button", name="Resign for red").click()
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^BLUE WINS / red resigned / set up for game 2"))
     expect(page.locator("#score")).to_have_text("red 0 \N{EN DASH} 1 blue")
     expect(page.locator("#game-view")).to_have_text("game over")
+    expect(resign).to_be_disabled()  # no game on: nobody to resign
 
-    # ... or by a long press on the button itself, which is no press too.
+    # A long press on the button itself, as a finger holds it on the nest, asks too.
     sent = sent_messages(page)
     page.reload()
     page.locator("#setup").click()
@@ -413,11 +483,29 @@ def test_the_nest_buttons_take_back_and_resign(page: Page) -> None:
     expect_turn(page, "blue")
     page.locator("#button-take_back").hover()
     page.mouse.down()
-    expect(page.locator("#signals li").filter(has_text="red wins: blue resigned")).to_have_count(1)
+    expect(dialog).to_be_visible()
     page.mouse.up()
+    expect(dialog).to_contain_text("blue resigns: red wins this game.")
+    dialog.get_by_role("button", name="Resign for blue").click()
+    expect(page.locator("#signals li").filter(has_text="red wins: blue resigned")).to_have_count(1)
     expect(page.locator("#score")).to_have_text("red 1 \N{EN DASH} 1 blue")
     buttons = [{key: message[key] for key in message if key != "id"} for message in sent if message["type"] == "button"]
     assert buttons == [{"type": "button", "name": "take_back", "hold": True}]
+
+
+def test_a_new_game_only_once_confirmed(page: Page) -> None:
+    move_by_hand(page, "c3", "c4")
+    new_game = page.get_by_role("button", name="New game…")
+    dialog = page.locator("#confirm-dialog")
+    new_game.click()
+    expect(dialog).to_contain_text("This game will not count")
+    page.keyboard.press("Escape")  # as good as Cancel
+    expect(dialog).to_be_hidden()
+    expect_turn(page, "blue")
+    new_game.click()
+    dialog.get_by_role("button", name="Stop and set up").click()
+    expect(page.locator("#game-view")).to_have_text("setting up")
+    expect(moves(page)).to_have_count(0)
 
 
 def test_a_sensor_log_replayed(page: Page, tmp_path: Path) -> None:
@@ -549,15 +637,143 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
     assert errors == []
 
 
+def make_on_the_page(page: Page, move: Move) -> None:
+    """``move`` made with the page's visible controls, as a player makes it: a capture
+    by lifting the capturer and the piece it takes, putting the capturer down on the
+    target (the hand puts down the side to move's piece) and the other into the box."""
+    assert move.origin is not None and move.target is not None
+    lift(page, move.origin)
+    if move.is_capture:
+        lift(page, move.target)
+        cell(page, move.target).click()
+        expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
+        page.locator("#drop").click()
+        expect(page.locator("#hand [data-piece-id]")).to_have_count(0)
+    else:
+        put(page, move.target)
+
+
+def hurried_move(position: Position, rng: random.Random) -> Move:
+    """A player who knows the rules and one way to win: the cuckoo onto a homebase of
+    the other side. A cuckoo's move that brings it closer to one, if there is one (the
+    closest), else any legal move at random."""
+    nest = Nest.default()
+    homes = nest.homebases(position.turn.opponent)
+    pieces = position.pieces()
+
+    def distance(cell: str) -> int:
+        return min(nest.distance(cell, home) for home in homes)
+
+    legal = [move for move in position.legal_moves() if not move.is_pass]
+    if not legal:
+        return position.legal_moves()[0]  # a pass
+    nearer = [
+        move
+        for move in legal
+        if move.origin is not None
+        and move.target is not None
+        and pieces[move.origin].kind is Kind.CUCKOO
+        and distance(move.target) < distance(move.origin)
+    ]
+    if nearer:
+        return min(nearer, key=lambda move: distance(move.target or ""))
+    return rng.choice(legal)
+
+
+def test_a_whole_game_against_level_1_with_the_visible_controls(page: Page) -> None:
+    """The first hour's game: the computer chosen on the page, then every move made by
+    clicking, the human's by a player who knows only the rules, the computer's as the
+    page shows it; to the end, and the page says how the next game starts."""
+    page.select_option("#computer-level", "1")
+    page.select_option("#player-blue", "computer")
+    next_step = page.locator("#next-step")
+    position_text = page.locator("#position-text")
+    rng = random.Random(14)
+    captures = 0
+    for _ in range(300):
+        expect(next_step).to_have_text(re.compile(r"^(Red to move|The computer plays \S+: make|Game over)"))
+        words = next_step.inner_text()
+        if words.startswith("Game over"):
+            break
+        shown = position_text.inner_text()
+        position = Position.from_nfn(shown)
+        if words.startswith("Red to move"):
+            assert position.turn is Side.RED
+            move = hurried_move(position, rng)
+        else:
+            move = Move.from_text(words.split()[3].rstrip(":"))
+            assert move in position.legal_moves()
+        if not move.is_pass:  # a side without a move passes by itself
+            make_on_the_page(page, move)
+        captures += move.is_capture
+        expect(position_text).not_to_have_text(shown)  # the move is on record
+    else:
+        raise AssertionError("the game did not end in 300 moves")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^(RED WINS|BLUE WINS|DRAW) / "))
+    expect(next_step).to_contain_text("For the next game: “Set up lineup”")
+    assert moves(page).count() >= 4 and captures >= 1, (moves(page).count(), captures)
+
+
+def test_how_to_play_and_what_to_do_next(page: Page) -> None:
+    panel = page.locator("#how-to-play")
+    expect(panel).to_have_attribute("open", "")
+    pieces = page.locator("#how-to-play-pieces li")
+    expect(pieces).to_have_count(6)
+    expect(page.locator("#how-to-play-pieces .glyph")).to_have_count(6)  # drawn as on the nest
+    expect(pieces.first.locator("span")).to_have_text("red cuckoo")
+    rules = page.locator("#how-to-play-rules")
+    for words in (
+        "An egg steps one cell forward",  # how the pieces move
+        "If you can capture, you must",
+        "capture the other cuckoo",  # the four ways to win
+        "your cuckoo reaches one of the other side's homebases",
+        "an enemy piece other than its cuckoo enters one of yours",
+        "all you have left is your cuckoo",
+        "A set is the best of three games",
+    ):
+        expect(rules).to_contain_text(words)
+    expect(page.locator("#how-to-play-homes")).to_contain_text("red's b1 c1 d1; blue's b9 c9 d9")
+
+    # The first game's first move: whose turn, and how to move, on the page and the OLED.
+    next_step = page.locator("#next-step")
+    expect(next_step).to_have_text("Red to move: lift a piece to move it.")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move / lift a piece / to move it"))
+    move_by_hand(page, "c3", "c4")
+    expect(next_step).to_have_text("Blue to move.")
+
+    panel.locator("summary").click()
+    expect(rules).to_be_hidden()
+    page.locator("#how-to-play-link").click()
+    expect(rules).to_be_visible()
+
+    # After a result: how the next game starts.
+    page.get_by_role("button", name="Resign…").click()
+    page.locator("#confirm-dialog").get_by_role("button", name="Resign for blue").click()
+    expect(next_step).to_contain_text("Game over. For the next game: “Set up lineup”")
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED WINS / blue resigned / set up for game 2"))
+    page.locator("#setup").click()
+    expect(next_step).to_have_text("Blue to move: lift a piece to move it.")
+
+
 def test_the_page_fits_a_phone(page: Page) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
+    if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
+        page.screenshot(path=str(ROOT / "docs" / "simulator-phone.png"))
     nest = page.locator("#nest").bounding_box()
     assert nest is not None and nest["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    # The OLED comes right after the nest, before the hand and the box.
+    # The OLED comes right after the nest, before the hand and the box; it and whose
+    # turn it is are on the first screen, without scrolling.
     device = page.locator("#oled").bounding_box()
     hand = page.locator("#hand-heading").bounding_box()
     assert device is not None and hand is not None and device["y"] < hand["y"]
+    assert page.evaluate("window.scrollY") == 0
+    for shown in ("#nest", "#oled", "#next-step", "#light-red_turn"):
+        box = page.locator(shown).bounding_box()
+        assert box is not None and box["height"] > 0, shown
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (shown, box)
+    expect(page.locator("#next-step")).to_have_text("Red to move: lift a piece to move it.")
+    expect(page.locator(".hint")).to_contain_text("tap")
 
 
 def test_screenshot_of_a_game(page: Page) -> None:

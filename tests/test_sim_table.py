@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.rules import Nest, Position
+from firmware_host.rules import Nest, Position, Side
 from sim.table import PUSH_OFF_GAP_S, Table, TableError
 
 NEST = Nest.default()
@@ -50,6 +50,56 @@ def test_a_piece_chosen_from_the_hand():
     cuckoo = table.lift("c1")
     table.put("d4", egg.id)  # not the one lifted last
     assert table.cells["d4"].letter == "E" and [held.id for held in table.hand] == [cuckoo.id]
+
+
+def test_a_capturer_lifted_before_its_prey_is_the_piece_put_down():
+    # Blue takes on c5: its egg lifted first, then the red egg; the hand puts down blue's.
+    table, switches = table_with_lineup()
+    capturer = table.lift("c7")
+    table.lift("c3")
+    assert table.next_to_put(Side.BLUE) == capturer
+    table.put("c5", side_to_move=Side.BLUE)
+    assert table.cells["c5"].letter == "e" and [held.piece.letter for held in table.hand] == ["E"]
+    assert switches.changes == ["c7-", "c3-", "c5+"]
+
+
+def test_different_pieces_of_the_side_to_move_in_the_hand_are_the_players_choice():
+    table, switches = table_with_lineup()
+    table.lift("c3")
+    cuckoo = table.lift("c1")
+    table.lift("c7")
+    assert table.next_to_put(Side.RED) is None
+    with pytest.raises(TableError, match="click the one to put down"):
+        table.put("d4", side_to_move=Side.RED)
+    assert "d4" not in table.cells and len(table.hand) == 3 and "d4+" not in switches.changes
+    table.put("d4", cuckoo.id, side_to_move=Side.RED)
+    assert table.cells["d4"].letter == "C"
+
+
+def test_with_no_game_on_alike_pieces_go_down_last_lifted_first():
+    table, _ = table_with_lineup()
+    first, second = table.lift("a3"), table.lift("b3")
+    assert table.next_to_put(None) == second
+    table.put("d4")
+    assert table.next_to_put(None) == first
+    table.lift("c1")
+    assert table.next_to_put(None) is None  # an egg and a cuckoo: which one?
+
+
+@given(st.lists(st.sampled_from(sorted(LINEUP)), min_size=1, max_size=8, unique=True), st.sampled_from(list(Side)))
+def test_the_piece_put_down_unasked_is_of_the_side_to_move_whenever_the_hand_holds_one(cells, side):
+    table, _ = table_with_lineup()
+    for cell in cells:
+        table.lift(cell)
+    chosen = table.next_to_put(side)
+    own = {held.piece for held in table.hand if held.piece.side is side}
+    if own:
+        assert (chosen is not None) == (len(own) == 1)
+        assert chosen is None or chosen.piece.side is side
+    else:
+        assert (chosen is not None) == (len({held.piece for held in table.hand}) == 1)
+    if chosen is not None:  # the one lifted last of its kind
+        assert chosen == [held for held in table.hand if held.piece == chosen.piece][-1]
 
 
 def test_a_slide_closes_each_cell_before_opening_the_one_behind():

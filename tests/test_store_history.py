@@ -206,7 +206,7 @@ def test_an_older_record_gets_the_tags_of_imported_games_and_keeps_its_own(tmp_p
     path = tmp_path / "games.sqlite"
     shutil.copy(FIXTURES / fixture, path)
     with GameStore(path, game=GAME, clock=Clock(1_800_000_000)) as store:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
         before = store.games()
         assert before and all((each.red, each.blue) == (None, None) for each in before)
         saved = store.load()

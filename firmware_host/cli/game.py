@@ -5,9 +5,11 @@ pictures, and the computer in the terminal. Other tools check the rules through
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from firmware_host.errors import NestrefError
@@ -143,8 +145,50 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{name} {value}", file=out)
 
 
+TAKE_BACK = "back"  # typed in the terminal game: take back your last move and the reply
+PLAY_HELP = """\
+Type a move as c3-c4 (a step) or d4xe5 (a capture), in any case, or as its two cells: c3c4.
+  moves   list your legal moves
+  back    take back your last move (and the computer's reply)
+  help    this list
+  quit    end the game"""
+
+_CELL_WORDS = re.compile(r"[a-z][0-9]+")
+
+
+def read_typed_move(game: Game, position: Position, text: str) -> Move:
+    """A move as a person types it: in the game's notation in any case (``C3-C4``), or
+    as its two cells (``c3c4``, ``c3 c4``): the move between them, a capture if the
+    target holds a piece. Checked against ``position`` only when played. Raises a
+    :class:`~firmware_host.errors.NestrefError` naming the text.
+
+    >>> from firmware_host.games import load_game
+    >>> cuckoo = load_game("cuckoo")
+    >>> start = cuckoo.start("standard", Side.RED)
+    >>> [str(read_typed_move(cuckoo, start, typed)) for typed in ("C3-C4", "c3c4", "c3 c4")]
+    ['c3-c4', 'c3-c4', 'c3-c4']
+    """
+    typed = text.strip().lower()
+    try:
+        return game.read_move(typed)
+    except NestrefError:
+        cells = _CELL_WORDS.findall(typed)
+        if (
+            len(cells) == 2
+            and _CELL_WORDS.sub("", typed).strip(" -x:") == ""
+            and all(cell in position.board.cells for cell in cells)
+        ):
+            origin, target = cells
+            for move in position.legal_moves():
+                if (move.origin, move.target) == (origin, target):
+                    return move
+            return game.move(origin, target, capture=target in position.pieces())
+        raise
+
+
 def run_play(args: argparse.Namespace, out: TextIO) -> None:
-    """A game against the computer in the terminal: the human's moves from standard input."""
+    """A game against the computer in the terminal: the human's moves from standard
+    input (with line editing and a history when it is a terminal)."""
     game = game_of(args)
     levels = game.computer_levels
     if not 1 <= args.level <= len(levels):
@@ -155,16 +199,21 @@ def run_play(args: argparse.Namespace, out: TextIO) -> None:
     human = Side.from_text(args.side)
     position = game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
     computer = game.computer(args.seed)
-    lines = iter(sys.stdin.readline, "")
+    ask = _line_reader(out)
     print(f"You play {human.label} against level {chosen.number} ({chosen.name}). Red starts.", file=out)
-    print("Enter moves such as c3-c4 or d4xe5; 'moves' lists yours, 'quit' ends the game.", file=out)
+    print("Enter moves such as c3-c4 or d4xe5 (or c3c4); 'help' lists what else you may type.", file=out)
     while (outcome := position.outcome()) is None:
         print(f"\n{game.diagram(position)}\n", file=out)
         if position.turn is human:
-            move = _ask_move(game, position, lines, out)
+            move = _ask_move(game, position, ask, out)
             if move is None:
                 print("Game abandoned.", file=out)
                 return
+            if move == TAKE_BACK:
+                taken = _take_back(position, human)
+                words = " ".join(map(str, taken)) if taken else "nothing: you have made no move yet"
+                print(f"Taken back: {words}", file=out)
+                continue
         else:
             choice = computer.choose(position, chosen.number, clock=time.monotonic, should_stop=lambda: False)
             move = choice.move
@@ -176,31 +225,74 @@ def run_play(args: argparse.Namespace, out: TextIO) -> None:
     print(f"Game over: {outcome}: {verdict}.", file=out)
 
 
-def _ask_move(game: Game, position: Position, lines: Iterator[str], out: TextIO) -> Move | None:
-    """The human's next legal move, asked until one is given; None on ``quit`` or at the
-    end of the input. A side without a move passes by itself."""
+def _line_reader(out: TextIO) -> Callable[[str], str | None]:
+    """Asks for a line after a prompt; None at the end of the input. At a terminal,
+    through ``input()`` with readline: the line can be edited, and earlier lines come
+    back with the arrow keys."""
+    if sys.stdin.isatty() and out is sys.stdout:
+        with contextlib.suppress(ImportError):  # a Python built without it: plain lines
+            import readline  # noqa: F401  (imported for its effect: input() edits lines)
+
+        def ask_terminal(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:
+                print(file=out)
+                return None
+
+        return ask_terminal
+
+    def ask_stream(prompt: str) -> str | None:
+        print(prompt, end="", file=out, flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            print(file=out)
+            return None
+        return line
+
+    return ask_stream
+
+
+def _take_back(position: Position, human: Side) -> tuple[Move, ...]:
+    """Take back the human's last move and what came after it (the computer's reply,
+    passes), oldest first; nothing if the human has made no move."""
+    side = position.turn.opponent  # who made the last move: sides alternate, passes included
+    for back, move in enumerate(reversed(position.move_stack), start=1):
+        if side is human and not move.is_pass:
+            return tuple(reversed([position.pop() for _ in range(back)]))
+        side = side.opponent
+    return ()
+
+
+def _ask_move(game: Game, position: Position, ask: Callable[[str], str | None], out: TextIO) -> Move | str | None:
+    """The human's next legal move, asked until one is given; :data:`TAKE_BACK` if they
+    ask for one; None on ``quit`` or at the end of the input. A side without a move
+    passes by itself."""
     moves = position.legal_moves()
     if len(moves) == 1 and moves[0].is_pass:
         print(f"{position.turn.label} has no legal move and passes.", file=out)
         return moves[0]
     while True:
-        print(f"your move ({position.turn.label}): ", end="", file=out, flush=True)
-        line = next(lines, None)
+        line = ask(f"your move ({position.turn.label}): ")
         if line is None:  # the end of the input
-            print(file=out)
             return None
-        text = line.strip()
+        text = line.strip().lower()
         if not text:
             continue
         if text in ("quit", "exit"):
             return None
+        if text in ("help", "?"):
+            print(PLAY_HELP, file=out)
+            continue
         if text == "moves":
             print(" ".join(str(move) for move in _sorted_moves(position)), file=out)
             continue
+        if text in (TAKE_BACK, "undo", "take back"):
+            return TAKE_BACK
         try:
-            move = game.read_move(text)
+            move = read_typed_move(game, position, text)
         except NestrefError as error:
-            print(error, file=out)
+            print(f"{error} ('help' says how to write a move)", file=out)
             continue
         illegal = position.check_move(move)
         if illegal is not None:

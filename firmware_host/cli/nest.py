@@ -5,11 +5,16 @@ other commands start without the daemon's libraries."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from firmware_host.errors import HardwareError, NestrefError
-from firmware_host.files import write_text
+from firmware_host.errors import ConfigError, HardwareError, NestrefError
+from firmware_host.files import read_text, write_text
 
 if TYPE_CHECKING:
     from firmware_host.daemon.config import Config
@@ -29,7 +34,11 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
     from firmware_host.logs import setup_logging
 
     config = _config(args)
+    database = args.db or (user_database() if args.mock and not _names_database(args.config) else None)
+    if database is not None:
+        config = dataclasses.replace(config, database=database)
     setup_logging(config.log_level)
+    logging.getLogger("nestref").info("games kept in %s", config.database)
     if args.mock:
         from sim.mock_devices import open_mock_devices
 
@@ -43,6 +52,31 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
 
         server = WebServer(daemon, host=args.web[0], port=args.web[1])  # read-only: no table to act on
     serve(daemon, server, started=lambda url: logging.getLogger("nestref").info("spectator page at %s", url))
+
+
+def user_database(environ: Mapping[str, str] = os.environ) -> str:
+    """Where a user's own nest keeps its games: in the XDG data folder,
+    ``$XDG_DATA_HOME/nestref`` (``~/.local/share/nestref`` when it is unset or, as the
+    XDG spec says, not an absolute path).
+
+    >>> user_database({"XDG_DATA_HOME": "/data", "HOME": "/home/ada"})
+    '/data/nestref/games.sqlite'
+    >>> user_database({"XDG_DATA_HOME": "data", "HOME": "/home/ada"})
+    '/home/ada/.local/share/nestref/games.sqlite'
+    """
+    data = environ.get("XDG_DATA_HOME", "")
+    if not Path(data).is_absolute():
+        home = environ.get("HOME") or str(Path.home())
+        data = str(Path(home) / ".local" / "share")
+    return str(Path(data) / "nestref" / "games.sqlite")
+
+
+def _names_database(config_path: str | None) -> bool:
+    """Whether the config file (already read and checked) says where the games go."""
+    if config_path is None:
+        return False
+    storage = tomllib.loads(read_text(Path(config_path), "config")).get("storage", {})
+    return isinstance(storage, dict) and "database" in storage
 
 
 def _real_pin_factory() -> Any:
@@ -71,7 +105,42 @@ def run_calibrate(args: argparse.Namespace, out: TextIO) -> None:
         if given is not None:
             raise NestrefError(f"calibrate: {option} is not taken here: name it in the config's [game]")
 
-    calibrate(args.config, write=args.write, out=out, pin_factory=None if args.mock else _real_pin_factory())
+    if args.mock:
+        _rehearse_calibration(args, out)
+    else:
+        calibrate(args.config, write=args.write, out=out, pin_factory=_real_pin_factory())
+
+
+def _rehearse_calibration(args: argparse.Namespace, out: TextIO) -> None:
+    """The walk on simulated switches, soldered as the config's map says, with a
+    simulated builder doing what each line says, in simulated time."""
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_host.calibrate import calibrate
+    from firmware_host.daemon import open_switches
+    from sim.mock_builder import MockBuilder
+    from sim.mock_matrix import MockSwitchMatrix
+
+    config = _config(args)
+    if config.sensors.backend != "gpio":
+        raise ConfigError(
+            f"{config.source}: sensors.backend: the rehearsal scans a simulated matrix on GPIO:"
+            ' set sensors.backend = "gpio"'
+        )
+    factory = MockFactory()
+    switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
+    print("A rehearsal: a simulated builder does what each line says, on a simulated nest.", file=out)
+    builder = MockBuilder(out, switches, config.matrix)
+    calibrate(
+        args.config,
+        write=args.write,
+        out=builder,
+        pin_factory=factory,
+        switches=open_switches(config, pin_factory=factory),
+        clock=builder.clock,
+        sleep=builder.sleep,
+        skip_requested=builder.presses_enter,
+    )
 
 
 def run_wiring(args: argparse.Namespace, out: TextIO) -> None:

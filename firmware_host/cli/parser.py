@@ -35,6 +35,7 @@ def _port(text: str) -> int:
 
 
 _DOTTED_NUMBERS = re.compile(r"[0-9.]+")
+PLAY_LEVEL = 1  # nestref play's computer, unless told: the beginner, for a first game
 
 
 def _host(text: str) -> str:
@@ -156,10 +157,20 @@ def build_parser() -> argparse.ArgumentParser:
     referee.set_defaults(run=run_referee)
 
     daemon = commands.add_parser(
-        "run", parents=[board], help="run the referee on the nest (the daemon systemd keeps running)"
+        "run",
+        parents=[board],
+        help="run the referee on the nest (the daemon systemd keeps running; --mock: without a Pi)",
     )
     daemon.add_argument("--config", metavar="FILE", help="the config (default: the shipped defaults)")
-    daemon.add_argument("--mock", action="store_true", help="on simulated hardware, without a Pi")
+    daemon.add_argument(
+        "--mock",
+        action="store_true",
+        help="on simulated hardware, without a Pi, as any user: the games go to "
+        "$XDG_DATA_HOME/nestref/games.sqlite (~/.local/share/nestref) unless --db or the config names a file",
+    )
+    daemon.add_argument(
+        "--db", metavar="FILE", type=_database, help="keep the games in this SQLite file (default: the config's)"
+    )
     daemon.add_argument(
         "--web",
         metavar="ADDRESS",
@@ -185,11 +196,15 @@ def build_parser() -> argparse.ArgumentParser:
     daemon.set_defaults(run=run_run)
 
     calibrate = commands.add_parser(
-        "calibrate", parents=[board], help="walk over the nest to map each cell to its switch"
+        "calibrate", parents=[board], help="walk over the nest to map each cell to its switch (--mock: a rehearsal)"
     )
     calibrate.add_argument("--config", metavar="FILE", help="the config to check, and to write with --write")
     calibrate.add_argument("--write", action="store_true", help="write the map found into the config's [matrix]")
-    calibrate.add_argument("--mock", action="store_true", help=argparse.SUPPRESS)
+    calibrate.add_argument(
+        "--mock",
+        action="store_true",
+        help="rehearse the walk without a Pi: a simulated builder on a simulated nest soldered as the config says",
+    )
     calibrate.set_defaults(run=run_calibrate)
 
     wiring = commands.add_parser("wiring", parents=[board], help="write the wiring guide (wiring.md) for a config")
@@ -214,7 +229,13 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.set_defaults(run=run_analyse)
 
     game = commands.add_parser("play", parents=[board], help="play a game against the computer in the terminal")
-    game.add_argument("--level", type=int, required=True, metavar="N", help="1 (beginner) to 5 (strongest)")
+    game.add_argument(
+        "--level",
+        type=int,
+        default=PLAY_LEVEL,
+        metavar="N",
+        help=f"1 (beginner) to 5 (strongest); default {PLAY_LEVEL}",
+    )
     game.add_argument("--side", choices=("red", "blue"), default="red", help="your side (default red; red starts)")
     game.add_argument("--lineup", metavar="NAME", help="standard (default), advanced-1, advanced-2")
     game.add_argument("--seed", type=int, default=0, help="the seed of the computer's deliberate mistakes (default 0)")

@@ -221,6 +221,10 @@ class Daemon:
             if self.service.storage_ok != self.presenter.storage_ok:
                 self.presenter.storage_ok = self.service.storage_ok
                 self._show()
+            clock = self.service.clock_display(now)
+            if clock != self.presenter.clock:  # a game with a clock: its time, every second
+                self.presenter.clock = clock
+                self._show()
         self._drive_computer()
         self.outputs.refresh()
 
@@ -347,6 +351,7 @@ class Daemon:
             level=presenter.computer_level,
             thinking=presenter.thinking and playing,
             computer_move=presenter.computer_move if playing else None,
+            clock=presenter.clock,
         )
         return Snapshot(
             view=presenter.view,
@@ -431,6 +436,7 @@ class Daemon:
             now=now,
             position=position,
             resume=position is None,
+            control=config.clock,
         )
         self._is_recorded_stale = True
         self._open_sensor_log(occupied)

@@ -1,10 +1,14 @@
 """What the nest shows: the referee's signals turned into the OLED's screen, the status
 lights and the cell lights. Pure: the drivers in ``hardware/`` draw what it decides.
+Its words are fitted to the OLED by :mod:`firmware_host.daemon.oled_words`.
 
 The OLED is read from across the table: a headline in big letters (whose turn, ILLEGAL,
-CAPTURE, who won, SET UP) and a few short lines. The lights follow one grammar, the same
-on the status LEDs and the cell LEDs (docs/daemon.md): steady for facts, slow blinking
-for what to do next, fast blinking for what is wrong.
+CAPTURE, who won, SET UP) and up to three short lines. Every line is worded to fit the
+OLED's 124 pixels whole (``fits``): a sentence too long for one line takes two, a
+list too long says how many it leaves out, and what matters least gives way first
+(``arranged``). The lights follow one grammar, the same on the status LEDs and the
+cell LEDs (docs/daemon.md): steady for facts, slow blinking for what to do next, fast
+blinking for what is wrong.
 """
 
 from __future__ import annotations
@@ -12,6 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from firmware_host.daemon.oled_words import (
+    MAX_LINES,
+    Block,
+    arranged,
+    first_fitting,
+    listed,
+)
 from firmware_host.games.base import Game, Move, Outcome, Side
 from firmware_host.referee.signals import (
     ComputerMove,
@@ -50,12 +61,19 @@ class View(Enum):
 
 
 def step_text(step: FixStep) -> str:
-    """A correction step, short enough for the OLED."""
+    """A correction step, in a few words for the OLED."""
     if step.kind is FixKind.MOVE:
         return f"move {step.source} to {step.target}"
     if step.kind is FixKind.REMOVE:
         return f"take off {step.source}"
     return f"put {step.piece.label if step.piece else 'a piece'} on {step.target}"
+
+
+def short_step_text(step: FixStep) -> str:
+    """The same, shorter (the piece not named)."""
+    if step.kind is FixKind.PLACE:
+        return f"fill {step.target}"
+    return step_text(step)
 
 
 @dataclass
@@ -68,6 +86,8 @@ class Presenter:
     pin: str = ""  # the PIN players at other machines give the page, when one is needed
     view: View = View.STARTING
     side: Side | None = None  # to move
+    plies: int | None = None  # moves made in the game so far (None: not known yet, as after a restart)
+    played: list[MoveAccepted] = field(default_factory=list)  # this game's moves seen, oldest first
     last_move: Move | None = None
     captures: tuple[Move, ...] = ()
     refused: MoveRefused | None = None
@@ -76,10 +96,11 @@ class Presenter:
     highlighted: int = 0  # the answer the buttons point at
     outcome: Outcome | None = None
     score: tuple[int, int] = (0, 0)
+    score_before_over: tuple[int, int] = (0, 0)  # the set's score before the last result (a take back restores it)
     set_winner: Side | None = None
     setup: SetupNeeded | None = None
     holding_result: bool = False  # the result stays up until the players touch the nest
-    position: str = ""  # NFN after the last move
+    position: str = ""  # the game's position now, in its notation ("" if not known)
     number: int = 1  # of the game in its set
     warning: str = ""  # a missed capture under lenient refereeing, until the next move
     faults: set[str] = field(default_factory=set)
@@ -90,6 +111,8 @@ class Presenter:
     computer_level: int = 0
     thinking: bool = False  # the computer is choosing the move of the side to move
     computer_move: Move | None = None  # the computer's move, for the players to make
+    clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
+    _start: str = ""  # the game's first position
 
     def apply(self, signal: Signal) -> None:
         """Take in one signal."""
@@ -98,26 +121,27 @@ class Presenter:
         if isinstance(signal, GameStarted | GameAbandoned | TakenBack):
             self.thinking, self.computer_move = False, None
         if isinstance(signal, GameStarted):
-            self.view, self.number, self.last_move, self.outcome, self.set_winner = (
-                View.PLAYING,
-                signal.number,
-                None,
-                None,
-                None,
-            )
-            self.setup = None
+            self.view, self.number, self.outcome, self.set_winner = View.PLAYING, signal.number, None, None
+            self.side, self.plies, self.played, self.last_move = signal.starter, 0, [], None
+            self.position = self._start = signal.position
+            self.setup, self.captures = None, ()
             if signal.new_set:
                 self.score = (0, 0)
         elif isinstance(signal, TurnStarted):
             self.view, self.side, self.captures = View.PLAYING, signal.side, signal.captures
             self.refused, self.correction, self.question = None, None, ()
             self.thinking, self.computer_move = signal.by_computer, None
+            if self.plies != signal.ply:  # resumed after a restart: the moves before were not seen
+                self.plies, self.played, self.last_move = signal.ply, [], None
         elif isinstance(signal, ComputerMove):
             self.thinking, self.computer_move = False, signal.move
         elif isinstance(signal, MoveAccepted):
             self.last_move, self.warning, self.position, self.notice = signal.move, "", signal.position, ""
+            self.played.append(signal)
+            self.side, self.plies = signal.side.opponent, signal.ply
+            self.thinking, self.computer_move = False, None  # made; the next turn's comes with its announcement
         elif isinstance(signal, MissedCapture):
-            self.warning = f"missed {' '.join(map(str, signal.captures))}"
+            self.warning = listed("missed", [str(move) for move in signal.captures])
         elif isinstance(signal, MoveRefused):
             self.refused = signal
         elif isinstance(signal, CorrectionNeeded):
@@ -131,9 +155,10 @@ class Presenter:
             if self.view is View.QUESTION:
                 self.view = View.PLAYING
         elif isinstance(signal, TakenBack):
-            self.last_move = None
+            self._take_back(signal)
         elif isinstance(signal, GameOver):
             self.thinking, self.computer_move = False, None
+            self.score_before_over = self.score
             self.view, self.outcome, self.score, self.set_winner = (
                 View.OVER,
                 signal.outcome,
@@ -153,6 +178,25 @@ class Presenter:
             self.faults.add(signal.cell)
         elif isinstance(signal, SensorRecovered):
             self.faults.discard(signal.cell)
+
+    def _take_back(self, signal: TakenBack) -> None:
+        """The move of ply ``signal.ply`` is no longer played: its side is to move again,
+        the move before it is the last (the nest is put right before the turn is
+        announced again, so whose turn it is must be right meanwhile)."""
+        taken = next((played for played in self.played if played.ply == signal.ply), None)
+        if taken is not None:
+            self.side = taken.side
+        elif self.side is not None:  # a move made before a restart: turns alternate, passes included
+            self.side = self.side.opponent
+        self.played = [played for played in self.played if played.ply < signal.ply]
+        self.plies = signal.ply - 1
+        before = self.played[-1] if self.played and self.played[-1].ply == self.plies else None
+        self.last_move = before.move if before is not None else None
+        self.position = before.position if before is not None else self._start if self.plies == 0 else ""
+        self.captures, self.warning = (), ""  # the turn's captures come with its announcement
+        if self.view in (View.OVER, View.SETUP):  # the game that had ended is on again
+            self.view, self.outcome, self.set_winner, self.setup = View.PLAYING, None, None, None
+            self.score, self.holding_result = self.score_before_over, False
 
     def next_answer(self) -> Move | None:
         """Point at the next answer of an open question; the one pointed at."""
@@ -176,13 +220,19 @@ class Presenter:
         if not self.storage_ok:
             return "cannot save games: disk full?"
         if self.faults:
-            return f"faulty: {' '.join(sorted(self.faults))}"
+            return listed("faulty:", sorted(self.faults), footer=True)
         if self.notice:
-            return self.notice
+            return first_fitting([self.notice], footer=True)
+        if self.clock is not None and self.view in (View.PLAYING, View.QUESTION, View.CORRECTING):
+            red, blue = self.clock  # while a game is played, its times matter most
+            return first_fitting([f"red {red}  blue {blue}", f"R {red}  B {blue}"], footer=True)
         score = f"set {self.score[0]}-{self.score[1]}"
         if self.pin:  # the score is on the page and on the result screens; this line is short
-            return f"PIN {self.pin if show_pin else HIDDEN_PIN} {self.address}".rstrip()
-        return f"{score}  {self.address}" if self.address else score
+            pin = f"PIN {self.pin if show_pin else HIDDEN_PIN}"
+            return first_fitting([f"{pin} {self.address}".rstrip(), pin], footer=True)
+        if self.address:  # the terminal printed the address too: the score gives way
+            return first_fitting([f"{score}  {self.address}", self.address, score], footer=True)
+        return score
 
     def screen(self, *, show_pin: bool = True) -> Screen:
         """What the OLED shows now; without ``show_pin``, with the PIN starred out."""
@@ -190,73 +240,107 @@ class Presenter:
         if self.view is View.STARTING:
             return Screen("nestref", ("starting...",), footer)
         if self.view is View.CORRECTING and self.correction is not None:
-            cause = self.correction.cause
-            headline = {
-                CorrectionCause.ILLEGAL_MOVE: "ILLEGAL",
-                CorrectionCause.DISTURBED: "FIX NEST",
-                CorrectionCause.TAKE_BACK: "UNDO",
-                CorrectionCause.RESUMED: "FIX NEST",
-            }[cause]
-            lines: list[str] = []
-            if self.refused is not None and cause is CorrectionCause.ILLEGAL_MOVE:
-                attempt = f"{self.refused.attempt}: " if self.refused.attempt else ""
-                lines.append(
-                    attempt + (self.game.rule_words(self.refused.rule) if self.refused.rule else self.refused.reason)
-                )
-            elif cause is CorrectionCause.RESUMED:
-                lines.append("resumed game")
-            steps = self.correction.steps
-            if steps:
-                lines.append(step_text(steps[0]))
-                if len(steps) > 1:
-                    lines.append(f"then {len(steps) - 1} more")
-            return Screen(headline, tuple(lines), footer, alert=cause is CorrectionCause.ILLEGAL_MOVE)
+            return self._correction_screen(self.correction, footer)
         if self.view is View.QUESTION and self.question:
             if len(self.question) == 1:  # a confirmation: the one move the nest may show
                 return Screen("CONFIRM?", (f"{self.question[0]} made?",), "confirm: yes")
+            # Three answers show at a time, the one pointed at among them.
+            first = min(max(0, self.highlighted - 1), max(0, len(self.question) - MAX_LINES))
             options = tuple(
-                ("> " if i == self.highlighted else "  ") + str(move) for i, move in enumerate(self.question)
+                ("> " if i == self.highlighted else "  ") + str(self.question[i])
+                for i in range(first, min(first + MAX_LINES, len(self.question)))
             )
-            return Screen("WHICH?", options[:3], "switch: next  confirm: ok")
+            return Screen("WHICH?", options, "switch: next  confirm: ok")
         if self.view is View.OVER and self.outcome is not None:
             return self._over_screen(footer)
         if self.view is View.SETUP and self.setup is not None:
-            setup = self.setup
-            todo = [f"game {setup.number}: {setup.starter.label} starts"]
-            if self.computers:
-                sides = " & ".join(side.label for side in Side if side in self.computers)
-                todo.append(f"computer: {sides} L{self.computer_level}")
-            if setup.fill or setup.empty:
-                todo.append(f"fill {len(setup.fill)}, empty {len(setup.empty)}")
-                first = [f"+{cell}" for cell in setup.fill[:3]] + [f"-{cell}" for cell in setup.empty[:2]]
-                todo.append(" ".join(first[:4]))
-            return Screen("SET UP", tuple(todo), footer)
+            return self._setup_screen(self.setup, footer)
         if self.side is None:
             return Screen("nestref", (), footer)
-        last = f"last: {self.last_move}" if self.last_move is not None else "first move"
         if self.computer_move is not None:  # the move in big letters, to read across the table
             return Screen(str(self.computer_move), ("computer's move", "make it on the nest"), footer)
+        last = Block.of(f"last: {self.last_move}", rank=2, optional=True) if self.last_move else Block(((),))
         if self.thinking:
-            return Screen("THINKING", (f"computer is {self.side.label}", last), footer)
+            return Screen("THINKING", arranged([Block.of(f"computer is {self.side.label}"), last]), footer)
         if self.captures:
+            captures = [str(move) for move in self.captures]
+            lines = arranged([Block.of(f"{self.side.label} must take:"), Block.of(listed("", captures)), last])
+            return Screen("CAPTURE", lines, footer)
+        if self.plies == 0:  # the first move of a game: what to do
             return Screen(
-                "CAPTURE",
-                (f"{self.side.label} must take:", " ".join(map(str, self.captures))[:40], last),
-                footer,
+                self.side.label.upper(), arranged([Block.of("to move"), Block.of("lift a piece to move it")]), footer
             )
-        turn = ("to move", last) + ((self.warning,) if self.warning else ())
-        return Screen(self.side.label.upper(), turn, footer)
+        warning = Block.of(self.warning, rank=1, optional=True) if self.warning else Block(((),))
+        return Screen(self.side.label.upper(), arranged([Block.of("to move"), last, warning]), footer)
+
+    def _correction_screen(self, correction: CorrectionNeeded, footer: str) -> Screen:
+        cause = correction.cause
+        headline = {
+            CorrectionCause.ILLEGAL_MOVE: "ILLEGAL",
+            CorrectionCause.DISTURBED: "FIX NEST",
+            CorrectionCause.TAKE_BACK: "UNDO",
+            CorrectionCause.RESUMED: "FIX NEST",
+        }[cause]
+        blocks: list[Block] = []
+        if self.refused is not None and cause is CorrectionCause.ILLEGAL_MOVE:
+            blocks.append(Block.of(*self._refusal_words(self.refused), rank=1))
+        elif cause is CorrectionCause.RESUMED:
+            blocks.append(Block.of("resumed game", rank=1, optional=True))
+        steps = correction.steps
+        if steps:
+            more = f"then {len(steps) - 1} more" if len(steps) > 1 else ""
+            blocks.append(Block.of(step_text(steps[0]), short_step_text(steps[0])))
+            if more:
+                blocks.append(Block.of(more, rank=2, optional=True))
+        return Screen(headline, arranged(blocks), footer, alert=cause is CorrectionCause.ILLEGAL_MOVE)
+
+    def _refusal_words(self, refused: MoveRefused) -> list[str]:
+        """Why a move was refused, the fullest first: the move and the rule it broke."""
+        attempt = f"{refused.attempt}: " if refused.attempt is not None else ""
+        if refused.rule is not None:
+            words = self.game.rule_words(refused.rule)
+            return [attempt + words, words]
+        if self.computer_move is not None:  # not the computer's move (the referee's words are long)
+            return [f"{attempt}play {self.computer_move}", f"play {self.computer_move}"]
+        if self.thinking or (self.side is not None and self.side in self.computers):
+            return [f"{attempt}wait for the computer", "wait for the computer"]
+        return [refused.reason, attempt + "not a legal move", "not a legal move"]
 
     def _over_screen(self, footer: str) -> Screen:
         outcome = self.outcome
         assert outcome is not None
+        # How the next game starts: the nest set up for it (the referee starts it then).
+        number = self.setup.number if self.setup is not None else self.number + 1
+        if self.set_winner is not None or number == 1:
+            hint = Block.of("set up: new set", "set up", rank=1)
+        else:
+            hint = Block.of(f"set up for game {number}", f"set up game {number}", rank=1)
         if outcome.winner is None:
-            return Screen("DRAW", (self.game.outcome_words(outcome), "game played again"), footer)
+            words = Block.of(self.game.outcome_words(outcome))
+            return Screen("DRAW", arranged([words, Block.of("game played again", rank=2, optional=True), hint]), footer)
         headline = f"{outcome.winner.label.upper()} WINS"
-        result: tuple[str, ...] = (self.game.outcome_words(outcome),)
+        blocks = [Block.of(self.game.outcome_words(outcome))]
         if self.set_winner is not None:
-            result += (f"and the set, {max(self.score)}-{min(self.score)}",)
-        return Screen(headline, result, footer)
+            high, low = max(self.score), min(self.score)
+            blocks.append(Block.of(f"and the set, {high}-{low}", f"set {high}-{low}", rank=2, optional=True))
+        return Screen(headline, arranged([*blocks, hint]), footer)
+
+    def _setup_screen(self, setup: SetupNeeded, footer: str) -> Screen:
+        blocks = [Block.of(f"game {setup.number}: {setup.starter.label} starts")]
+        if self.computers:
+            sides = "both" if len(self.computers) > 1 else next(iter(self.computers)).label
+            blocks.append(Block.of(f"computer: {sides} L{self.computer_level}", rank=2, optional=True))
+        fill, empty = [f"+{cell}" for cell in setup.fill], [f"-{cell}" for cell in setup.empty]
+        if fill and empty:
+            both = f"fill {len(fill)}, empty {len(empty)}"
+            blocks.append(
+                Block(((listed(f"fill {len(fill)}:", fill), listed(f"empty {len(empty)}:", empty)), (both,)), rank=1)
+            )
+        elif fill or empty:
+            blocks.append(
+                Block.of(listed(f"fill {len(fill)}:" if fill else f"empty {len(empty)}:", fill or empty), rank=1)
+            )
+        return Screen("SET UP", arranged(blocks), footer)
 
     def _deciding_cell(self) -> str | None:
         """The piece that decided the game: the one the game names (Operation Cuckoo:

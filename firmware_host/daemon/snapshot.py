@@ -29,6 +29,7 @@ class GameShown:
     level: int
     thinking: bool  # the computer is choosing the move of the side to move
     computer_move: Move | None  # its move, for the players to make
+    clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
 
 
 @dataclass(frozen=True)

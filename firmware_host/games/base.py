@@ -392,6 +392,11 @@ class Game(Protocol):
         """The outcome of a game ``resigning`` gave up."""
         ...
 
+    def time_loss(self, flagged: Side) -> Outcome:
+        """The outcome of a game whose clock ran out for ``flagged``: a loss on time
+        (kept by the record as how ``time``)."""
+        ...
+
     def outcome_record(self, outcome: Any) -> tuple[str, str | None]:
         """How the record keeps ``outcome``: its result (``red``, ``blue``, ``draw``) and
         how it came, in the game's words (None for a resignation)."""

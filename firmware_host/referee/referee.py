@@ -242,6 +242,17 @@ class Referee:
             raise CommandError("no game is being played")
         return signals + self._end_game(self.game.resignation(side), now)
 
+    def flag_fell(self, side: Side, now: int) -> list[Signal]:
+        """``side``'s clock ran out: it loses on time (what waits to be decided is
+        decided first: a move made before the flag fell stands). Raises
+        :class:`CommandError` if no game is on."""
+        signals = self._advance(now) + self._commit_provisional(now)
+        if self.mode is Mode.SETUP or self.position is None:
+            raise CommandError("no game is being played")
+        if self.position.outcome() is not None:
+            return signals  # the game ended by the rules first
+        return signals + self._end_game(self.game.time_loss(side), now)
+
     def new_game(self, now: int) -> list[Signal]:
         """Stop the game being played, if any (it does not count), and wait for the nest
         to be set up for a new one."""

@@ -4,17 +4,34 @@
 every batch of signals is committed to the database before any of it is passed on, so
 a move the players have been told about is a move on disk. The daemon and the replay
 command both use it.
+
+With a time control it keeps the game clock too (:mod:`firmware_host.clocks`): switched
+by every move accepted, its snapshot written in the same transaction as the move, a flag
+fall ending the game as a loss on time, and resumed from the record after a restart
+(both clocks stopped while the nest is checked against the game resumed).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from firmware_host.clocks import ClockError, GameClock, TimeControl
 from firmware_host.games.base import Game, Move, Position, Side
 from firmware_host.referee.referee import Referee, Settings
-from firmware_host.referee.signals import MoveAccepted, Signal
+from firmware_host.referee.signals import (
+    Corrected,
+    CorrectionCause,
+    CorrectionNeeded,
+    GameAbandoned,
+    GameOver,
+    GameStarted,
+    MoveAccepted,
+    Signal,
+    TakenBack,
+)
 from firmware_host.referee.store import GameStore, StorageUnavailableError
 
 Announce = Callable[[Signal], None]
@@ -27,14 +44,20 @@ RETRY_MS = 1000  # while the record cannot be written, it is tried again this of
 class RefereeService:
     """Feeds a referee, records its decisions, announces them."""
 
-    def __init__(self, referee: Referee, *, store: GameStore, announce: Announce) -> None:
+    def __init__(
+        self, referee: Referee, *, store: GameStore, announce: Announce, control: TimeControl | None = None
+    ) -> None:
         self.referee = referee
         self.store = store
         self.announce = announce
         self.storage_ok = True
         """False while the record cannot be written (a full disk): nothing more is
         announced until it can, so nothing announced is ever missing from the record."""
-        self._pending: deque[tuple[list[Signal], int]] = deque()
+        self.control = control
+        self.clock: GameClock | None = None
+        """The game clock of the game being played, if it is played with one."""
+        self._flag_told = False  # the game clock's flag fall was made a loss on time
+        self._pending: deque[tuple[list[Signal], int, str | None]] = deque()
         self._retry_at = 0  # referee time of the next try while the record cannot be written
 
     @classmethod
@@ -50,13 +73,20 @@ class RefereeService:
         now: int,
         position: Position | None = None,
         resume: bool = True,
+        control: TimeControl | None = None,
     ) -> RefereeService:
         """Resume what the store holds (unless ``resume`` is False); or else begin a new
         set from ``position`` if given (the nest is taken to show it), or wait for the
-        nest to be set up."""
+        nest to be set up. ``control``: each new game is played with a clock of it (a
+        game resumed goes on with the clock it was played with, if any)."""
         saved = store.load() if resume else None
         referee = Referee(game, settings=settings, lineup=saved.lineup if saved else lineup, occupied=occupied, now=now)
-        service = cls(referee, store=store, announce=announce)
+        service = cls(referee, store=store, announce=announce, control=control)
+        if saved is not None and saved.position is not None and saved.clock is not None:
+            try:
+                service.clock = GameClock.from_snapshot(json.loads(saved.clock), now)
+            except (ValueError, ClockError) as error:  # a record edited by hand: play on without
+                logger.error("%s: the game clock cannot be read (%s); the game goes on without it", store.path, error)
         if saved is not None and saved.position is not None and saved.games is not None and saved.starter:
             service._publish(
                 referee.resume_game(
@@ -74,19 +104,53 @@ class RefereeService:
 
     def _publish(self, signals: list[Signal], now: int) -> list[Signal]:
         if signals:
-            self._pending.append((signals, now))
+            clock = self._time(signals, now)
+            self._pending.append((signals, now, clock))
         if self._pending and (self.storage_ok or now >= self._retry_at):
             self.flush(now)
         return signals
+
+    def _time(self, signals: list[Signal], now: int) -> str | None:
+        """Move the game clock on by ``signals``; its snapshot after them, to be written
+        with them (None if they change nothing of it)."""
+        before = self.clock
+        for signal in signals:
+            if isinstance(signal, GameStarted):
+                control = self.control
+                self.clock = None if control is None else GameClock.new(control, first=signal.starter)
+                self._flag_told = False
+            elif self.clock is None:
+                continue
+            elif isinstance(signal, MoveAccepted):
+                try:
+                    self.clock = self.clock.move_accepted(signal.side, now)
+                except ClockError as error:  # cannot be, but a clock never stops a game
+                    logger.error("the game clock is off (%s); the game goes on without it", error)
+                    self.clock = None
+            elif isinstance(signal, TakenBack):
+                self.clock = self.clock.taken_back(now)
+            elif isinstance(signal, (GameOver, GameAbandoned)):
+                self.clock = self.clock.stop(now)
+            elif isinstance(signal, CorrectionNeeded) and signal.cause is CorrectionCause.RESUMED:
+                self.clock = self.clock.pause(now)  # no player's doing: the daemon restarted
+            elif isinstance(signal, Corrected):
+                self.clock = self.clock.resume(now)
+        if self.clock is None or self.clock is before:
+            return None
+        return json.dumps(self.clock.snapshot(now))
+
+    def clock_display(self, now: int) -> tuple[str, str] | None:
+        """Red's and blue's time as the screens show them, if the game has a clock."""
+        return None if self.clock is None else self.clock.display(max(now, self.clock.since_ms))
 
     def flush(self, now: int) -> bool:
         """Record, then announce, what waits, in order; False if the record cannot be
         written now. It is tried again ``RETRY_MS`` later (not at every scan: a locked
         file makes each try wait)."""
         while self._pending:
-            signals, at = self._pending[0]
+            signals, at, clock = self._pending[0]
             try:
-                self.store.record(signals, referee_ms=at)
+                self.store.record(signals, referee_ms=at, clock=clock)
             except StorageUnavailableError as error:
                 (logger.error if self.storage_ok else logger.debug)("%s; moves wait to be recorded", error)
                 self.storage_ok = False
@@ -103,13 +167,20 @@ class RefereeService:
     def waiting_moves(self) -> list[Move]:
         """The moves decided but not yet recorded (the record cannot be written): shown
         as waiting, never as played."""
-        return [signal.move for signals, _ in self._pending for signal in signals if isinstance(signal, MoveAccepted)]
+        return [
+            signal.move for signals, _, _ in self._pending for signal in signals if isinstance(signal, MoveAccepted)
+        ]
 
     def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
         return self._publish(self.referee.sense(cell, occupied, now), now)
 
     def tick(self, now: int) -> list[Signal]:
-        return self._publish(self.referee.tick(now), now)
+        signals = self.referee.tick(now)
+        flagged = None if self.clock is None or self._flag_told else self.clock.flagged(now)
+        if flagged is not None:
+            self._flag_told = True
+            signals += self.referee.flag_fell(flagged, now)
+        return self._publish(signals, now)
 
     def take_back(self, now: int) -> list[Signal]:
         return self._publish(self.referee.take_back(now), now)

@@ -37,8 +37,8 @@ class WinCondition(IntEnum):
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: a winner and the condition that decided it; a winner and no
-    condition when the other side resigned; or a draw (no winner, no condition: neither
-    side had a legal move).
+    condition when the other side resigned, or ran out of time (``on_time``); or a draw
+    (no winner, no condition: neither side had a legal move).
 
     >>> Outcome(Side.BLUE, WinCondition.CUCKOO_CAPTURED).to_text()
     'blue'
@@ -46,14 +46,19 @@ class Outcome:
     "blue wins: red's cuckoo was captured (condition 2)"
     >>> str(Outcome(Side.RED, None))
     'red wins: blue resigned'
+    >>> str(Outcome(Side.RED, None, on_time=True))
+    'red wins: blue ran out of time'
     """
 
     winner: Side | None
     condition: WinCondition | None
+    on_time: bool = False
 
     def __post_init__(self) -> None:
         if self.winner is None and self.condition is not None:
             raise ValueError("a draw has no winning condition")
+        if self.on_time and (self.winner is None or self.condition is not None):
+            raise ValueError("a loss on time has a winner and no winning condition")
 
     @property
     def is_draw(self) -> bool:
@@ -61,7 +66,7 @@ class Outcome:
 
     @property
     def is_resignation(self) -> bool:
-        return self.winner is not None and self.condition is None
+        return self.winner is not None and self.condition is None and not self.on_time
 
     def to_text(self) -> str:
         """``red``, ``blue`` or ``draw``, as ``nestref position`` prints the result."""
@@ -70,6 +75,8 @@ class Outcome:
     def __str__(self) -> str:
         if self.winner is None:
             return "draw: neither side has a legal move"
+        if self.on_time:
+            return f"{self.winner.label} wins: {self.winner.opponent.label} ran out of time"
         if self.condition is None:
             return f"{self.winner.label} wins: {self.winner.opponent.label} resigned"
         return f"{self.winner.label} wins: {self.condition.describe(self.winner)} (condition {int(self.condition)})"

@@ -75,6 +75,7 @@ class Picture:
             "level": game.level,
             "thinking": game.thinking,
             "computer_move": str(game.computer_move) if game.computer_move is not None else None,
+            "clock": list(game.clock) if game.clock is not None else None,
         }
 
 

@@ -140,17 +140,20 @@ class BattleGame:
     def resignation(self, resigning: Side) -> Outcome:
         return Outcome(resigning.opponent, None)
 
+    def time_loss(self, flagged: Side) -> Outcome:
+        return Outcome(flagged.opponent, Ending.TIME)
+
     def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
         return outcome.to_text(), None if outcome.ending is None else outcome.ending.value
 
     def outcome_from_record(self, result: str, how: str | None) -> Outcome:
         if result == "draw" and how == Ending.NEITHER_CAN_MOVE.value:
             return DRAW
-        endings = {ending.value: ending for ending in (Ending.FLAG_CAPTURED, Ending.CANNOT_MOVE)}
+        endings = {ending.value: ending for ending in (Ending.FLAG_CAPTURED, Ending.CANNOT_MOVE, Ending.TIME)}
         if result == "draw" or (how is not None and how not in endings):
             raise NotationError(
-                f"no outcome {result!r} by {how!r}: a win is by 'flag', 'cannot-move' or a resignation (none), "
-                "a draw by 'neither-can-move'"
+                f"no outcome {result!r} by {how!r}: a win is by 'flag', 'cannot-move', 'time' or a resignation "
+                "(none), a draw by 'neither-can-move'"
             )
         return Outcome(Side.from_text(result), None if how is None else endings[how])
 

@@ -18,6 +18,8 @@ class Ending(Enum):
     """The loser, to move, had no legal move (only Bombs and its Flag left, or blocked in)."""
     NEITHER_CAN_MOVE = "neither-can-move"
     """Neither side has a legal move: a draw."""
+    TIME = "time"
+    """The loser's clock ran out."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Outcome:
         loser = self.winner.opponent.label
         if self.ending is None:
             return f"{loser} resigned"
+        if self.ending is Ending.TIME:
+            return f"{loser} out of time"
         return "flag captured" if self.ending is Ending.FLAG_CAPTURED else f"{loser} cannot move"
 
     def __str__(self) -> str:
@@ -67,6 +71,7 @@ class Outcome:
             None: f"{loser} resigned",
             Ending.FLAG_CAPTURED: f"it captured {loser}'s flag",
             Ending.CANNOT_MOVE: f"{loser} cannot move",
+            Ending.TIME: f"{loser} ran out of time",
         }[self.ending]
         return f"{self.winner.label} wins: {how}"
 

@@ -64,6 +64,9 @@ HOW_TO_PLAY = (
 )
 
 
+TIME = "time"  # how the record keeps a loss on time (a clock ran out)
+
+
 class CuckooGame:
     """Operation Cuckoo on one nest."""
 
@@ -111,12 +114,19 @@ class CuckooGame:
     def resignation(self, resigning: Side) -> Outcome:
         return Outcome(resigning.opponent, None)
 
+    def time_loss(self, flagged: Side) -> Outcome:
+        return Outcome(flagged.opponent, None, on_time=True)
+
     def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
+        if outcome.on_time:
+            return outcome.to_text(), TIME
         return outcome.to_text(), None if outcome.condition is None else str(int(outcome.condition))
 
     def outcome_from_record(self, result: str, how: str | None) -> Outcome:
         if result == "draw":
             return DRAW
+        if how == TIME:
+            return Outcome(Side.from_text(result), None, on_time=True)
         try:
             condition = None if how is None else WinCondition(int(how))
         except ValueError:
@@ -126,6 +136,8 @@ class CuckooGame:
     def outcome_words(self, outcome: Outcome) -> str:
         if outcome.winner is None:
             return "no side can move"
+        if outcome.on_time:
+            return f"{outcome.winner.opponent.label} out of time"
         if outcome.condition is None:
             return f"{outcome.winner.opponent.label} resigned"
         return f"{CONDITION_WORDS[outcome.condition]} ({int(outcome.condition)})"

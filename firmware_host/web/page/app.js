@@ -132,6 +132,7 @@ const handlers = {
     document.title = spectator ? "nestref: live game" : "nestref simulator";
     ui.pieces = message.game?.pieces ?? {};
     buildNest(message.game?.board);
+    buildHowToPlay(message.game);
     buildButtons(message.buttons ?? []);
     buildLineups(message.lineups ?? []);
     buildLevels(message.levels ?? []);
@@ -185,6 +186,8 @@ const handlers = {
   game(message) {
     shared.game = message;
     renderGame(message);
+    $("next-step").textContent = nextStep(message);
+    updateHeld();
   },
 
   signal(message) {
@@ -662,18 +665,21 @@ function renderHand(hand) {
   $("hand-note").hidden = hand.length > 0;
 }
 
-// Which piece `put` will put down: the one chosen, or else the one lifted last (the
-// hand's last, as the server keeps it).
+// Which piece `put` will put down: the one chosen, or else the one a player would (the
+// server says which: of the side to move, as a capturer puts down its own piece); none
+// when the hand holds different pieces and the choice is the player's.
 function markHand() {
   const items = [...$("hand").querySelectorAll("[data-piece-id]")];
   const chosen = items.find((item) => sameId(item.dataset.pieceId, ui.selectedPiece));
-  const next = chosen ?? last(items);
+  const next = chosen ?? items.find((item) => sameId(item.dataset.pieceId, shared.table?.next));
   for (const item of items) {
     item.setAttribute("aria-pressed", String(item === chosen));
     item.classList.toggle("next", item === next);
     const what = item === next ? "put down next" : "click to put this one down next";
     item.title = `${pieceName(item.dataset.letter)}: ${what}`;
   }
+  const choose = $("hand-choose");
+  choose.hidden = Boolean(next) || items.length < 2;
 }
 
 const SIDE_ORDER = { red: 0, blue: 1 };
@@ -697,7 +703,10 @@ function renderBox(box) {
 
 function dropFromHand() {
   const hand = shared.table?.hand ?? [];
-  const chosen = hand.find((piece) => sameId(piece.id, ui.selectedPiece)) ?? last(hand);
+  const chosen =
+    hand.find((piece) => sameId(piece.id, ui.selectedPiece)) ??
+    hand.find((piece) => sameId(piece.id, shared.table?.next)) ??
+    last(hand);
   if (chosen) send("drop", { piece: chosen.id });
 }
 
@@ -731,34 +740,92 @@ function renderStatusLights(status) {
   }
 }
 
+// What each button does when held, as a named control of its own: on the nest a hold
+// of two seconds is deliberate, on a page it would be one click, so what cannot be
+// undone asks first. `ask` says what will happen, given the game now; none: it is
+// harmless and done at once.
+const HELD = {
+  confirm: {
+    label: "New game…",
+    ask: (game) =>
+      game?.to_move
+        ? { text: "Stop this game and set the nest up for a new one? This game will not count.", ok: "Stop and set up" }
+        : { text: "Set the nest up for a new game?", ok: "Set up a new game" },
+  },
+  take_back: {
+    label: "Resign…",
+    isAvailable: (game) => Boolean(game?.to_move),
+    ask: (game) => {
+      const other = game.to_move === "red" ? "blue" : "red";
+      return { text: `${game.to_move} resigns: ${other} wins this game.`, ok: `Resign for ${game.to_move}` };
+    },
+  },
+  switch: { label: "Next lineup", isAvailable: (game) => game?.view === "setup" },
+};
+
 function buildButtons(buttons) {
   const container = $("buttons");
+  const held = $("held");
   container.replaceChildren();
+  held.replaceChildren();
   for (const { name, press: pressHelp, hold: holdHelp } of buttons) {
-    const words = name.replace(/_/g, " ");
-    const pair = document.createElement("span");
-    pair.className = "button-pair";
     const press = document.createElement("button");
     press.type = "button";
     press.id = `button-${name}`;
     press.className = "device-button";
-    press.textContent = words;
-    press.title = `${pressHelp}. Long-press: hold it. ${holdHelp}.`;
+    press.textContent = name.replace(/_/g, " ");
+    press.title = `${pressHelp}. Long-press: ${holdHelp.replace(/^Hold:?\s*/i, "")}.`;
     attachLongPress(press, name);
-    const hold = document.createElement("button");
-    hold.type = "button";
-    hold.id = `hold-${name}`;
-    hold.className = "hold-button";
-    hold.textContent = "hold";
-    hold.title = `${holdHelp} (held 2.5 s)`;
-    hold.setAttribute("aria-label", `hold ${words} for 2.5 seconds`);
-    hold.addEventListener("click", () => send("button", { name, hold: true }));
-    pair.append(press, hold);
-    container.append(pair);
+    container.append(press);
+
+    const action = HELD[name] ?? { label: `${name.replace(/_/g, " ")} (held)…` };
+    const control = document.createElement("button");
+    control.type = "button";
+    control.id = `held-${name}`;
+    control.className = "held-button";
+    control.dataset.button = name;
+    control.textContent = action.label;
+    control.title = `${holdHelp} (the ${name.replace(/_/g, " ")} button held)`;
+    control.addEventListener("click", () => hold(name));
+    held.append(control);
+  }
+  updateHeld();
+}
+
+// The button `name` held: at once if harmless, else once the user has said yes.
+function hold(name) {
+  const action = HELD[name];
+  if (action?.isAvailable && !action.isAvailable(shared.game)) return;
+  const question = action?.ask?.(shared.game) ?? (action ? null : { text: `Hold ${name.replace(/_/g, " ")}?`, ok: "Hold it" });
+  if (!question) {
+    send("button", { name, hold: true });
+    return;
+  }
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = question.text;
+  $("confirm-ok").textContent = question.ok;
+  dialog.dataset.button = name;
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+function onConfirmClosed() {
+  const dialog = $("confirm-dialog");
+  if (dialog.returnValue === "ok" && dialog.dataset.button) send("button", { name: dialog.dataset.button, hold: true });
+  delete dialog.dataset.button;
+}
+
+// The named held controls that mean nothing now are disabled (resign with no game on).
+function updateHeld() {
+  const active = ui.canAct && shared.connected;
+  for (const control of $("held").querySelectorAll("[data-button]")) {
+    const action = HELD[control.dataset.button];
+    control.disabled = !active || Boolean(action?.isAvailable && !action.isAvailable(shared.game));
   }
 }
 
-// A long press on a device button holds it, as a finger would on the real nest.
+// A long press on a device button holds it, as a finger would on the real nest; what
+// cannot be undone asks first, as its named control does.
 function attachLongPress(button, name) {
   let timer = null;
   let held = false;
@@ -774,7 +841,7 @@ function attachLongPress(button, name) {
     timer = setTimeout(() => {
       stop();
       held = true;
-      send("button", { name, hold: true });
+      hold(name);
     }, LONG_PRESS_MS);
   });
   for (const type of ["pointerup", "pointerleave", "pointercancel"]) button.addEventListener(type, stop);
@@ -839,24 +906,97 @@ function renderGame(game) {
   toMove.className = game.to_move ? `side-${game.to_move}` : "";
   const [red, blue] = game.score ?? [0, 0];
   $("score").textContent = `red ${red} – ${blue} blue`;
+  // A game played with a clock: each side's time, as the OLED shows it.
+  $("clock-fact").hidden = !game.clock;
+  $("clock").textContent = game.clock ? `red ${game.clock[0]} – ${game.clock[1]} blue` : "";
   $("game-view").textContent = VIEW_WORDS[game.view] ?? game.view ?? "–";
   $("position-text").textContent = game.position ?? "";
   // Moves the referee took that are not on disk yet: not played until they are.
   const waiting = game.waiting ?? [];
   $("waiting").hidden = waiting.length === 0;
   $("waiting").textContent = waiting.length ? `waiting to be saved: ${waiting.join(" ")}` : "";
+  // Numbered by moves, as players count them: the starter's and the reply on one line.
   const list = $("moves");
   const moves = game.moves ?? [];
-  const shown = [...list.children].map((item) => item.textContent);
+  const shown = [...list.querySelectorAll(".ply")].map((item) => item.textContent);
   if (moves.join("\n") === shown.join("\n")) return;
-  list.replaceChildren(
-    ...moves.map((move) => {
+  const items = [];
+  for (let first = 0; first < moves.length; first += 2) {
+    const item = document.createElement("li");
+    for (const move of moves.slice(first, first + 2)) {
+      const ply = document.createElement("span");
+      ply.className = "ply";
+      ply.textContent = move;
+      item.append(ply);
+    }
+    items.push(item);
+  }
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+}
+
+const capitalised = (words) => words.charAt(0).toUpperCase() + words.slice(1);
+
+// What the players do next, in a sentence: the first game's first move, what the OLED
+// asks, and after a result how the next game starts.
+function nextStep(game) {
+  const side = game.to_move;
+  const inSimulator = shared.hello?.mode !== "spectator";
+  switch (game.view) {
+    case "setup":
+      return inSimulator
+        ? `Next: game ${game.number}. Put its lineup on the nest: “Set up lineup” does it for you.`
+        : `Next: game ${game.number}, once its lineup stands on the nest.`;
+    case "over":
+      return inSimulator
+        ? "Game over. For the next game: “Set up lineup” (or clear the nest and set the pieces up by hand)."
+        : "Game over. The next game starts once its lineup stands on the nest.";
+    case "correcting":
+      return "Put the nest right as the OLED says: the lit cells show where.";
+    case "question":
+      return "Which move was made? Switch points at the next answer, confirm chooses it.";
+    case "playing":
+      if (game.computer_move) return `The computer plays ${game.computer_move}: make its move on the nest.`;
+      if (game.thinking) return "The computer is choosing its move…";
+      if (!side) return "";
+      if ((game.moves ?? []).length === 0) return `${capitalised(side)} to move: lift a piece to move it.`;
+      return `${capitalised(side)} to move.`;
+    default:
+      return "";
+  }
+}
+
+// The game's rules, as the server has them from the game; its pieces drawn as on the
+// nest; its homebases, from the board.
+function buildHowToPlay(game) {
+  $("how-to-play-title").textContent = game?.title ? `${game.title}` : "";
+  const pieces = Object.entries(game?.pieces ?? {}).sort(
+    ([, a], [, b]) => (SIDE_ORDER[a.side] ?? 2) * 100 + a.order - ((SIDE_ORDER[b.side] ?? 2) * 100 + b.order),
+  );
+  $("how-to-play-pieces").replaceChildren(
+    ...pieces.map(([letter]) => {
       const item = document.createElement("li");
-      item.textContent = move;
+      const icon = svgElement("svg", { viewBox: `${-R} ${-R} ${2 * R} ${2 * R}`, "aria-hidden": "true" });
+      icon.append(pieceGlyph(letter));
+      const name = document.createElement("span");
+      name.textContent = pieceName(letter);
+      item.append(icon, name);
       return item;
     }),
   );
-  list.scrollTop = list.scrollHeight;
+  const homes = {};
+  for (const cell of game?.board?.cells ?? []) if (cell.home) (homes[cell.home] ??= []).push(cell.name);
+  const sides = Object.entries(homes).map(([side, cells]) => `${side}'s ${cells.join(" ")}`);
+  $("how-to-play-homes").textContent = sides.length
+    ? `Homebases, shaded on the nest in their side's colour: ${sides.join("; ")}. Red plays up the page, blue down.`
+    : "";
+  $("how-to-play-rules").replaceChildren(
+    ...(game?.rules ?? []).map((words) => {
+      const item = document.createElement("li");
+      item.textContent = words;
+      return item;
+    }),
+  );
 }
 
 // -- Sensor logs ---------------------------------------------------------------------------
@@ -898,6 +1038,7 @@ function updateControls() {
   $("record-start").disabled = ui.recording === true;
   $("record-stop").disabled = ui.recording === false;
   $("drop").disabled = (shared.table?.hand ?? []).length === 0;
+  updateHeld();
 }
 
 function setConnection(words, connected) {
@@ -955,6 +1096,10 @@ function start() {
   $("record-start").addEventListener("click", () => send("record_start"));
   $("record-stop").addEventListener("click", () => send("record_stop"));
 
+  $("confirm-dialog").addEventListener("close", onConfirmClosed);
+  $("how-to-play-link").addEventListener("click", () => {
+    $("how-to-play").open = true;
+  });
   $("new-pin").addEventListener("click", () => send("new_pin"));
   $("pin-form").addEventListener("submit", (event) => {
     event.preventDefault();
