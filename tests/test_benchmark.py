@@ -81,6 +81,7 @@ def test_the_computer_at_the_nest_benchmark_reports_its_figures(capsys):
     assert computer_at_the_nest.main(["--positions", "1", "--seconds", "0.3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(" (")[0] for line in lines[1:6]] == [f"level {n}" for n in range(1, 6)]
+    assert all("(CPU median " in line for line in lines[1:6])  # the searching thread's time beside the wall's
     assert lines[6].startswith("peak RSS grew by ")
     assert lines[7].startswith("loop, no search (")
     assert lines[8].startswith("loop, searching (")

@@ -49,6 +49,11 @@ def test_the_speed_benchmark_reports_nodes_per_second_and_the_depth_in_a_second(
     assert re.fullmatch(r"search: [\d,]+ nodes/s over 9 positions \([\d,]+ nodes a round\)", lines[1])
     assert re.match(r"in 0.05 s from the standard start: depth \d+ completed, ", lines[2])
     assert lines[3].startswith("strongest level (")
+    assert re.fullmatch(
+        r"reference: python-chess perft 4 from the chess start at [\d,]+ nodes/s \(python-chess [\d.]+\); "
+        r"the search's speed is [\d.]+x that",
+        lines[4],
+    ), lines[4]
 
 
 def test_the_levels_report_each_pair_with_the_higher_levels_score_interval_and_verdict(capsys):
@@ -85,6 +90,6 @@ def test_the_levels_accept_only_adjacent_pairs(text):
 
 
 def test_the_levels_budgets_may_be_scaled_for_a_quick_trial():
-    assert engine_levels.scaled(5, 0.01).limits.nodes == 1_500
+    assert engine_levels.scaled(5, 0.01).limits.nodes == 600
     assert engine_levels.scaled(5, 0.01).noise == engine_levels.scaled(5, 1.0).noise
     assert engine_levels.scaled(3, 1.0) is level(3)

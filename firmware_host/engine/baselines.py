@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 
-from firmware_host.engine.board import MOVER_LOSES, MOVER_WINS, BoardTables
+from firmware_host.engine.board import BoardTables
 from firmware_host.engine.evaluation import WIN, Evaluator
 from firmware_host.engine.search import GameOverError
 from firmware_host.rules import Move, Position
+from firmware_host.rules.bitboards import ONGOING, play
 
 
 def random_move(position: Position, rng: random.Random) -> Move:
@@ -40,18 +41,17 @@ def greedy_move(position: Position, rng: random.Random, *, evaluator: Evaluator 
         raise GameOverError(f"the game is over: {position.outcome()}")
     if evaluator is None or evaluator.tables.nest != position.nest:
         evaluator = Evaluator(BoardTables(position.nest))
-    tables = evaluator.tables
-    node = tables.node_of(position)
+    bits = evaluator.tables.bits
+    state, colour, _ = evaluator.tables.node_of(position)
     best: list[Move] = []
     best_score = -2 * WIN
-    for move in tables.legal_moves(node):
-        child, result = tables.play(node, move)
-        if result == MOVER_WINS:
-            score = WIN
-        elif result == MOVER_LOSES:
-            score = -WIN
+    for move in bits.legal_moves(state, colour):
+        child = play(state, move)
+        result = bits.verdict(child, 1 - colour)
+        if result != ONGOING:
+            score = WIN if result & 1 == colour else -WIN
         else:
-            score = -evaluator.evaluate(child, 1)
+            score = -evaluator.evaluate(child, 1 - colour, 1)
         if score > best_score:
             best, best_score = [move], score
         elif score == best_score:

@@ -1,147 +1,98 @@
-"""The search's view of a position: a tuple of plain ints, made and read without
-objects, and its Zobrist key.
+"""The search's view of a nest: the rules' bitboard layer
+(:mod:`firmware_host.rules.bitboards`) and the Zobrist keys of its states.
 
-A *node* is ``(own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo,
-colour, key)``: the bitboards of the side to move and of its opponent, in the rules
-engine's bit layout (its pieces, its warblers and cuckoo, its cuckoo), the colour of
-the side to move (0 red, 1 blue) and the node's Zobrist key. Making a move builds the
-child tuple; the search never takes a move back, it just drops the child.
-
-The generated moves are the rules engine's own :class:`Move` values
-(:class:`~firmware_host.rules._tables.MoveTables`), so a move the search picks is
-equal to one of :meth:`Position.legal_moves`.
+A node of the search is a state of the bitboard layer, the colour to move and the
+state's Zobrist key: three plain values, made without objects. Moves are made by the
+layer's :func:`~firmware_host.rules.bitboards.play` and results decided by its
+:meth:`~firmware_host.rules.bitboards.Bitboards.verdict`; this module only keys the
+states from scratch; the search keys its nodes move by move, from what changed
+(``search.py``), and a test checks those keys against these. The moves are the
+layer's own :class:`Move` values, so a move the search picks is equal to one of
+:meth:`Position.legal_moves`.
 """
 
 from __future__ import annotations
 
 import random
 
-from firmware_host.rules import PASS, Kind, Move, Nest, Position, Side
-from firmware_host.rules._tables import MoveTables, SideTables
-
-Node = tuple[int, int, int, int, int, int, int, int]
+from firmware_host.rules import Nest, Position
+from firmware_host.rules.bitboards import COLOURS, State, bitboards_of, origin_bit, target_bit
 
 ZOBRIST_SEED = 0x0C0C_C00  # fixed: the keys are the same on every machine and in every run
 """The seed of the Zobrist keys; they do not depend on an engine's own seed."""
 
-ONGOING, MOVER_LOSES, MOVER_WINS = 0, 1, 2
-"""What :meth:`BoardTables.play` says of the game after a move."""
-
-_COLOURS = (Side.RED, Side.BLUE)
-_KINDS = (Kind.EGG, Kind.WARBLER, Kind.CUCKOO)
-
 
 class BoardTables:
-    """Everything the search needs to know of one nest: move generation, homebases,
-    forward directions and the Zobrist keys.
+    """Everything the search needs to know of one nest: its bitboard layer, and the
+    Zobrist keys, one per colour, kind and cell, and one for blue to move.
 
     >>> tables = BoardTables(Nest.default())
     >>> position = Position.from_lineup("standard")
-    >>> node = tables.node_of(position)
-    >>> node[-1] == tables.key_of(position)
+    >>> state, colour, key = tables.node_of(position)
+    >>> key == tables.key_of(position)
     True
     """
 
     def __init__(self, nest: Nest) -> None:
         self.nest = nest
-        self.moves = MoveTables(nest)
-        self.sides: tuple[SideTables, SideTables] = (self.moves.sides[0], self.moves.sides[1])
-        self.all_cells = self.moves.all_cells
-        self.homebases = (self.sides[0].homebases, self.sides[1].homebases)
+        self.bits = bitboards_of(nest)
+        self.all_cells = self.bits.all_cells
+        self.homebases = self.bits.homebases
         rng = random.Random(ZOBRIST_SEED)
-        bits = [self.moves.bit_of[cell] for cell in nest.cells]
-        # keys[colour * 3 + kind]: the key of a piece of that colour and kind, by its bit.
-        self.keys: tuple[dict[int, int], ...] = tuple({bit: rng.getrandbits(64) for bit in bits} for _ in range(6))
+        cells = [self.bits.bit_of[cell] for cell in nest.cells]
+        self.keys: tuple[dict[int, int], ...] = tuple({bit: rng.getrandbits(64) for bit in cells} for _ in range(6))
+        """By ``3 * colour + kind`` (egg, warbler, cuckoo): the key of such a piece, by its cell's bit."""
         self.turn_key = rng.getrandbits(64)
+        # By 3 * colour + kind: the change of key when such a piece moves, by the bits of
+        # its origin and target together, the change of the side to move included.
+        moves = [
+            move for way in self.bits.all_directions for table in (way.step, way.double_step) for move in table.values()
+        ]
+        self.move_keys: tuple[dict[int, int], ...] = tuple(
+            {
+                origin_bit(move) | target_bit(move): keys[origin_bit(move)] ^ keys[target_bit(move)] ^ self.turn_key
+                for move in moves
+            }
+            for keys in self.keys
+        )
 
-    def node_of(self, position: Position) -> Node:
-        """The node of ``position`` (which must be on this nest), key included."""
-        boards = [[0, 0, 0], [0, 0, 0]]
-        bit_of = self.moves.bit_of
-        for cell, piece in position.pieces().items():
-            bit = bit_of[cell]
-            side = boards[_COLOURS.index(piece.side)]
-            side[0] |= bit
-            if piece.kind.is_long_range:
-                side[1] |= bit
-            if piece.kind is Kind.CUCKOO:
-                side[2] = bit
-        colour = _COLOURS.index(position.turn)
-        own, opponent = boards[colour], boards[1 - colour]
-        return (*own, *opponent, colour, self.key_of(position))  # type: ignore[return-value]
+        self.near_home: tuple[int, ...] = tuple(
+            sum(
+                {
+                    origin_bit(move)
+                    for way in forward
+                    for table in (way.step, way.double_step)
+                    for move in table.values()
+                    if target_bit(move) & self.homebases[1 - colour]
+                }
+            )
+            for colour, forward in enumerate(self.bits.forward)
+        )
+        """By colour: the cells from which a step or double step of that side can enter
+        an opponent's homebase."""
+
+    def node_of(self, position: Position) -> tuple[State, int, int]:
+        """The node of ``position`` (which must be on this nest): its state, colour to
+        move and key."""
+        colour = COLOURS.index(position.turn)
+        state = self.bits.state_of(position.pieces(), colour)
+        return state, colour, self.key_of_state(state, colour)
 
     def key_of(self, position: Position) -> int:
-        """The Zobrist key of ``position`` computed from scratch: one key per piece on
-        its cell, and one more when blue is to move."""
-        key = self.turn_key if position.turn is Side.BLUE else 0
-        bit_of = self.moves.bit_of
-        for cell, piece in position.pieces().items():
-            key ^= self.keys[_COLOURS.index(piece.side) * 3 + _KINDS.index(piece.kind)][bit_of[cell]]
+        """The Zobrist key of ``position``, computed from scratch."""
+        _, _, key = self.node_of(position)
         return key
 
-    def legal_moves(self, node: Node) -> list[Move]:
-        """The moves of the side to move of a game that goes on: its captures if it has
-        any, else its steps, else ``[PASS]`` if its opponent can move, else none (a draw)."""
-        own, own_long, _, opponent, opponent_long, _, colour, _ = node
-        moves = self.moves.captures(own, own_long, opponent) or self.moves.steps(
-            own, own_long, opponent, self.sides[colour]
-        )
-        if moves:
-            return moves
-        if self.moves.captures(opponent, opponent_long, own) or self.moves.steps(
-            opponent, opponent_long, own, self.sides[1 - colour]
-        ):
-            return [PASS]
-        return []
-
-    def play(self, node: Node, move: Move) -> tuple[Node, int]:
-        """The node after ``move`` (one of :meth:`legal_moves` of ``node``), and what that
-        move decided (``docs/rules.md`` §4, checked as after every move): :data:`ONGOING`,
-        :data:`MOVER_WINS` or :data:`MOVER_LOSES`."""
-        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo, colour, key = node
-        origin = move._origin_bit
-        if not origin:  # a pass
-            return (
-                opponent,
-                opponent_long,
-                opponent_cuckoo,
-                own,
-                own_long,
-                own_cuckoo,
-                1 - colour,
-                key ^ self.turn_key,
-            ), 0
-        target = move._target_bit
-        keys = self.keys
-        base = colour * 3
-        jump = origin | target
-        own ^= jump
-        if own_long & origin:
-            own_long ^= jump
-            if own_cuckoo == origin:
-                own_cuckoo = target
-                moved = keys[base + 2]
-            else:
-                moved = keys[base + 1]
-        else:
-            moved = keys[base]
-        key ^= moved[origin] ^ moved[target] ^ self.turn_key
-        result = ONGOING
-        if move.is_capture:
-            victim_base = 3 - base
-            opponent ^= target
-            if opponent_long & target:
-                opponent_long ^= target
-                if opponent_cuckoo == target:
-                    opponent_cuckoo = 0
-                    key ^= keys[victim_base + 2][target]
-                    result = MOVER_WINS  # condition 2
-                else:
-                    key ^= keys[victim_base + 1][target]
-            else:
-                key ^= keys[victim_base][target]
-            if opponent == opponent_cuckoo and opponent_cuckoo:
-                result = MOVER_LOSES  # condition 1: the opponent has only its cuckoo left
-        if not result and target & self.homebases[1 - colour]:
-            result = MOVER_WINS if own_cuckoo == target else MOVER_LOSES  # conditions 3 and 4
-        return (opponent, opponent_long, opponent_cuckoo, own, own_long, own_cuckoo, 1 - colour, key), result
+    def key_of_state(self, state: State, colour: int) -> int:
+        """The Zobrist key of ``state`` with ``colour`` to move, from scratch: one key
+        per piece on its cell, and one more when blue is to move."""
+        key = self.turn_key if colour else 0
+        for whose, base in ((colour, 0), (1 - colour, 3)):
+            pieces, long_range, cuckoo = state[base : base + 3]
+            for kind, board in enumerate((pieces ^ long_range, long_range ^ cuckoo, cuckoo)):
+                keys = self.keys[3 * whose + kind]
+                while board:
+                    bit = board & -board
+                    board ^= bit
+                    key ^= keys[bit]
+        return key

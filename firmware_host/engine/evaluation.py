@@ -29,12 +29,16 @@ The terms, each for the side to move minus the same for its opponent:
 
 from __future__ import annotations
 
-from firmware_host.engine.board import BoardTables, Node
+from firmware_host.engine.board import BoardTables
+from firmware_host.rules.bitboards import State
 
 WIN = 100_000
 """A won game, less the plies it takes: the search's mate-like scores."""
 WIN_BOUND = WIN - 1_000
 """Scores above this (or below its negative) are wins (losses), not evaluations."""
+NOT_QUIET = 1 << 40
+"""What :meth:`Evaluator.horizon` says of a position whose side to move has a capture:
+no evaluation, the search goes on."""
 
 FAR = 6  # a cuckoo this many moves away or more is out of the race for now
 RACE = (0, 700, 260, 110, 45, 18, 0)  # by moves to a homebase, 1 to FAR
@@ -54,10 +58,14 @@ class Evaluator:
     def __init__(self, tables: BoardTables) -> None:
         self.tables = tables
         self.all_cells = tables.all_cells
-        ways = tables.moves.all_directions
+        ways = tables.bits.all_directions
         self.up_shifts = tuple(way.shift for way in ways if way.is_up)
         self.down_shifts = tuple(way.shift for way in ways if not way.is_up)
-        self.forward = tuple(tuple((way.shift, way.is_up) for way in side.forward) for side in tables.sides)
+        # Each direction's opposite shifts by as much the other way: three shifts, both
+        # ways, make every neighbour; the attack maps below are written out with them.
+        self.shifts = tuple(sorted(self.up_shifts))
+        assert self.shifts == tuple(sorted(self.down_shifts)) and len(self.shifts) == 3
+        self.forward = tuple(tuple((way.shift, way.is_up) for way in forward) for forward in tables.bits.forward)
         # The cells from which a cuckoo of each colour needs n moves to reach an
         # opponent's homebase on an empty nest (FAR if more).
         self.free_distance = tuple(self._free_distances(colour) for colour in (0, 1))
@@ -65,15 +73,34 @@ class Evaluator:
         self.exposed = tuple(self._attacks(tables.homebases[1 - colour], 0, 0) for colour in (0, 1))
         # By a cuckoo's cell: the cells next to it, and the (middle, far) pairs of the
         # cells two away in a straight line.
-        self.near = {bit: self._attacks(bit, 0, 0) for bit in tables.moves.bit_of.values()}
-        self.far = {bit: self._far_pairs(bit) for bit in tables.moves.bit_of.values()}
+        self.near = {bit: self._attacks(bit, 0, 0) for bit in tables.bits.bit_of.values()}
+        self.far = {bit: self._far_pairs(bit) for bit in tables.bits.bit_of.values()}
         self.near[0] = 0
         self.far[0] = ()
+        # By colour to move: what the evaluation reads of each side, the side to move's
+        # first, in one tuple (one look-up instead of a dozen on the hot path).
+        self.views = tuple(
+            (
+                self.free_distance[colour],
+                self.free_distance[1 - colour],
+                tables.homebases[1 - colour],
+                tables.homebases[colour],
+                self.trapped[colour],
+                self.trapped[1 - colour],
+                self.exposed[colour],
+                self.exposed[1 - colour],
+                tuple(shift for shift, is_up in self.forward[colour] if is_up),
+                tuple(shift for shift, is_up in self.forward[colour] if not is_up),
+                tuple(shift for shift, is_up in self.forward[1 - colour] if is_up),
+                tuple(shift for shift, is_up in self.forward[1 - colour] if not is_up),
+            )
+            for colour in (0, 1)
+        )
 
     def _free_distances(self, colour: int) -> dict[int, int]:
         target = self.tables.homebases[1 - colour]
         found = {}
-        for cell, bit in self.tables.moves.bit_of.items():
+        for cell, bit in self.tables.bits.bit_of.items():
             del cell
             found[bit] = self.cuckoo_moves(bit, colour, self.all_cells, self.all_cells, target, FAR - 1)
         return found
@@ -82,7 +109,7 @@ class Evaluator:
         """The cells whose every forward neighbour is an opponent's homebase (and there is one)."""
         homebases = self.tables.homebases[1 - colour]
         trapped = 0
-        for bit in self.tables.moves.bit_of.values():
+        for bit in self.tables.bits.bit_of.values():
             ahead = 0
             for shift, is_up in self.forward[colour]:
                 ahead |= (bit << shift if is_up else bit >> shift) & self.all_cells
@@ -116,12 +143,14 @@ class Evaluator:
     def _attacks(self, pieces: int, long_range: int, empty: int) -> int:
         """The cells attacked by ``pieces`` (a neighbour in any direction) and by
         ``long_range`` (also two cells away over an empty cell)."""
-        attacked = 0
-        for shift in self.up_shifts:
-            attacked |= pieces << shift | ((long_range << shift) & empty) << shift
-        for shift in self.down_shifts:
-            attacked |= pieces >> shift | ((long_range >> shift) & empty) >> shift
-        return attacked & self.all_cells
+        # Written out, one shift each way per direction: this is the search's hot path.
+        a, b, c = self.shifts
+        p, q = pieces, long_range
+        return (
+            (p | q << a & empty) << a | (p | q >> a & empty) >> a
+            | (p | q << b & empty) << b | (p | q >> b & empty) >> b
+            | (p | q << c & empty) << c | (p | q >> c & empty) >> c
+        ) & self.all_cells  # fmt: skip
 
     def cuckoo_moves(self, cuckoo: int, colour: int, empty: int, safe: int, target: int, limit: int) -> int:
         """How many moves the cuckoo on ``cuckoo`` of ``colour`` needs to reach a cell
@@ -144,57 +173,95 @@ class Evaluator:
             reach = landed
         return FAR
 
-    def quiet(self, node: Node, ply: int) -> int:
-        """The evaluation of ``node`` for its side to move, which has no capture to make
-        (its moves are free): a cuckoo that can enter a homebase now scores as the win
-        in one ply it is, at ``ply`` plies from the root."""
-        return self._evaluate(node, ply, True)
+    def quiet(self, state: State, colour: int, ply: int) -> int:
+        """The evaluation of ``state``, ``colour`` to move, for its side to move, which
+        has no capture to make (its moves are free): a cuckoo that can enter a homebase
+        now scores as the win in one ply it is, at ``ply`` plies from the root."""
+        return self.horizon(state, colour, ply, True, False)
 
-    def evaluate(self, node: Node, ply: int = 0) -> int:
-        """The evaluation of any ``node`` of a game that goes on, for its side to move:
-        a capture of the opponent's cuckoo now is a win in one ply."""
-        own, own_long, _, opponent, _, opponent_cuckoo, _, _ = node
+    def evaluate(self, state: State, colour: int, ply: int = 0) -> int:
+        """The evaluation of any ``state`` of a game that goes on, ``colour`` to move,
+        for its side to move: a capture of the opponent's cuckoo now is a win in one ply."""
+        own, own_long, _, opponent, _, opponent_cuckoo = state
         empty = self.all_cells ^ own ^ opponent
         if self._attacks(own, own_long, empty) & opponent_cuckoo:
             return WIN - ply - 1
-        return self._evaluate(node, ply, not self.tables.moves.captures(own, own_long, opponent))
+        return self.horizon(state, colour, ply, not self.tables.bits.captures(own, own_long, opponent), False)
 
-    def _evaluate(self, node: Node, ply: int, is_free: bool) -> int:
-        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo, colour, _ = node
+    def horizon(self, state: State, colour: int, ply: int, is_free: bool = True, is_horizon: bool = True) -> int:
+        """At the search's horizon: :data:`NOT_QUIET` if the side to move has a capture
+        (the search must go on through the captures), else :meth:`quiet`. The capture
+        is seen in the attack maps the evaluation makes anyway: one pass does both.
+
+        :meth:`quiet` and :meth:`evaluate` are this without the capture test
+        (``is_horizon`` false), ``is_free`` saying whether the side's moves are free.
+        """
+        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
         all_cells = self.all_cells
         empty = all_cells ^ own ^ opponent
-        attacks = self._attacks
+        # The attack maps: _attacks() and reach() written out, for the side to move and
+        # then for its opponent (this is the search's hot path: no calls).
+        a, b, c = self.shifts
+        near, far_pairs = self.near, self.far
         own_rest = own ^ own_cuckoo
-        opponent_rest = opponent ^ opponent_cuckoo
-        own_guards = attacks(own_rest, own_long ^ own_cuckoo, empty)
-        own_reach = self.reach(own_cuckoo, empty)
+        p, q = own_rest, own_long ^ own_cuckoo
+        own_guards = (
+            (p | q << a & empty) << a | (p | q >> a & empty) >> a
+            | (p | q << b & empty) << b | (p | q >> b & empty) >> b
+            | (p | q << c & empty) << c | (p | q >> c & empty) >> c
+        ) & all_cells  # fmt: skip
+        own_reach = near[own_cuckoo]
+        for middle, far in far_pairs[own_cuckoo]:
+            if middle & empty:
+                own_reach |= far
         own_attacks = own_guards | own_reach
-        opponent_guards = attacks(opponent_rest, opponent_long ^ opponent_cuckoo, empty)
-        opponent_reach = self.reach(opponent_cuckoo, empty)
+        if is_horizon and own_attacks & opponent:
+            return NOT_QUIET  # own_attacks & opponent: the targets of Bitboards.captures()
+        opponent_rest = opponent ^ opponent_cuckoo
+        p, q = opponent_rest, opponent_long ^ opponent_cuckoo
+        opponent_guards = (
+            (p | q << a & empty) << a | (p | q >> a & empty) >> a
+            | (p | q << b & empty) << b | (p | q >> b & empty) >> b
+            | (p | q << c & empty) << c | (p | q >> c & empty) >> c
+        ) & all_cells  # fmt: skip
+        opponent_reach = near[opponent_cuckoo]
+        for middle, far in far_pairs[opponent_cuckoo]:
+            if middle & empty:
+                opponent_reach |= far
         opponent_attacks = opponent_guards | opponent_reach
-        homebases = self.tables.homebases
-        other = 1 - colour
+        (
+            own_distances,
+            opponent_distances,
+            own_goal,
+            opponent_goal,
+            own_trapped,
+            opponent_trapped,
+            own_exposed,
+            opponent_exposed,
+            own_up,
+            own_down,
+            opponent_up,
+            opponent_down,
+        ) = self.views[colour]
 
-        distance = self.free_distance[colour][own_cuckoo]
+        distance = own_distances[own_cuckoo]
         if distance < 4:
-            distance = self.cuckoo_moves(
-                own_cuckoo, colour, empty, empty & ~opponent_attacks, homebases[other] & ~own, FAR - 1
-            )
+            distance = self.cuckoo_moves(own_cuckoo, colour, empty, empty & ~opponent_attacks, own_goal & ~own, FAR - 1)
             if distance == 1 and is_free:
                 return WIN - ply - 1
         score = TEMPO + RACE[distance]
-        distance = self.free_distance[other][opponent_cuckoo]
+        distance = opponent_distances[opponent_cuckoo]
         if distance < 4:
             distance = self.cuckoo_moves(
-                opponent_cuckoo, other, empty, empty & ~own_attacks, homebases[colour] & ~opponent, FAR - 1
+                opponent_cuckoo, 1 - colour, empty, empty & ~own_attacks, opponent_goal & ~opponent, FAR - 1
             )
         score -= RACE[distance]
         if own_cuckoo & opponent_attacks:
             score -= HANGING
 
         score -= LURE * (
-            (own_reach & ~own_guards & opponent_attacks & ~own).bit_count()
-            - (opponent_reach & ~opponent_guards & own_attacks & ~opponent).bit_count()
+            (own_reach & opponent_attacks & ~(own_guards | own)).bit_count()
+            - (opponent_reach & own_attacks & ~(opponent_guards | opponent)).bit_count()
         )
         left = own_rest.bit_count()
         if left < 4:
@@ -203,17 +270,16 @@ class Evaluator:
         if left < 4:
             score -= FEW_LEFT[left]
         score += WARBLER * ((own_long ^ own_cuckoo).bit_count() - (opponent_long ^ opponent_cuckoo).bit_count())
-        score -= TRAPPED * (
-            (own_rest & self.trapped[colour]).bit_count() - (opponent_rest & self.trapped[other]).bit_count()
-        )
-        exposed = self.exposed
-        score -= TRAP_EXPOSED * (
-            (own_rest & exposed[colour]).bit_count() - (opponent_rest & exposed[other]).bit_count()
-        )
+        score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
+        score -= TRAP_EXPOSED * ((own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count())
 
         mobility = 0
-        for shift, is_up in self.forward[colour]:
-            mobility += ((own << shift if is_up else own >> shift) & empty).bit_count()
-        for shift, is_up in self.forward[other]:
-            mobility -= ((opponent << shift if is_up else opponent >> shift) & empty).bit_count()
+        for shift in own_up:
+            mobility += (own << shift & empty).bit_count()
+        for shift in own_down:
+            mobility += (own >> shift & empty).bit_count()
+        for shift in opponent_up:
+            mobility -= (opponent << shift & empty).bit_count()
+        for shift in opponent_down:
+            mobility -= (opponent >> shift & empty).bit_count()
         return score + MOBILITY * mobility

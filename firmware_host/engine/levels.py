@@ -2,8 +2,9 @@
 
 A level is a node budget, which makes it deterministic and the same on every machine,
 plus a time cap in seconds for a slow machine: the budgets are chosen so that even a
-Raspberry Pi Zero 2 W (about six times slower than a desktop PC in Python) answers
-within the cap, which it reaches only in unusual positions. The lower levels make
+Raspberry Pi Zero 2 W (about ten times slower than a desktop PC in Python) answers
+within the cap, which it reaches only in unusual positions; the strongest level's move
+takes at most about half a second here, five seconds there (``docs/engine.md``). The lower levels make
 deliberate mistakes: every root move's score gets a seeded random offset of up to
 ``noise`` (so a level prefers moves that look about as good, not always the best),
 and with a chance of ``oversight`` a move is chosen after a glance only
@@ -40,7 +41,7 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "casual", Limits(nodes=3_000, seconds=3.0), noise=40),
     Level(3, "club", Limits(nodes=15_000, seconds=5.0), noise=10),
     Level(4, "expert", Limits(nodes=50_000, seconds=8.0)),
-    Level(5, "strongest", Limits(nodes=150_000, seconds=10.0)),
+    Level(5, "strongest", Limits(nodes=60_000, seconds=10.0)),
 )
 """The levels, weakest first; ``LEVELS[n - 1].number == n``."""
 

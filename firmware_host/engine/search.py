@@ -15,14 +15,16 @@ visits the same nodes and returns the same move on every machine. A time limit o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import TYPE_CHECKING
 
-from firmware_host.engine.board import MOVER_WINS, BoardTables, Node
-from firmware_host.engine.evaluation import WIN, WIN_BOUND, Evaluator
+from firmware_host.engine.board import BoardTables
+from firmware_host.engine.evaluation import NOT_QUIET, WIN, WIN_BOUND, Evaluator
 from firmware_host.errors import NestrefError
 from firmware_host.rules import PASS, Move, Nest, Position
+from firmware_host.rules.bitboards import ONGOING, State, origin_bit, play, target_bit
 
 if TYPE_CHECKING:
     from firmware_host.engine.levels import Level
@@ -31,6 +33,13 @@ MAX_PLY = 96  # no line is searched deeper than this (a game is rarely this long
 INFINITY = WIN + 1_000
 _POLL_EVERY = 1024  # nodes between two looks at the clock and at should_stop
 _EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's score is: exact, at least, at most
+# Late move reductions: from the move of this index on (after the table's move and the
+# killers), a quiet move at this depth or more is first searched a ply shallower; from
+# the second index at the second depth on, two plies shallower.
+_REDUCE_FROM, _REDUCE_DEPTH = 3, 3
+_REDUCE_TWICE_FROM, _REDUCE_TWICE_DEPTH = 6, 5
+# The ranks of quiet moves above and below every history score.
+_WINNING_STEP, _KILLER_RANKS, _LOSING_STEP = 1 << 39, (1 << 38, 1 << 37), -(1 << 39)
 
 
 class GameOverError(NestrefError, ValueError):
@@ -192,7 +201,8 @@ class Engine:
             raise GameOverError(f"the game is over: {position.outcome()}")
         tables, evaluator = self.tables(position.nest)
         root = tables.node_of(position)
-        root_moves = tables.legal_moves(root)
+        state, colour, _ = root
+        root_moves = tables.bits.legal_moves(state, colour)
         assert sorted(map(str, root_moves)) == sorted(map(str, legal)), "the search's moves are the position's"
         offsets = {move: rng.randint(-noise, noise) for move in root_moves} if noise and rng is not None else {}
         search = _Search(self.table_bits, tables, evaluator, limits, clock, should_stop)
@@ -238,7 +248,10 @@ class _Search:
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: dict[int, int] = {}  # by id() of the tables' move values, which live as long as the search
         self._partial: tuple[Move, int, list[Move]] | None = None
-        self.pv: list[list[Move]] = [[] for _ in range(MAX_PLY + 2)]
+        # By ply: the line found from the node searched last at that ply (tuples: the
+        # empty line is one constant, no list is made for a node without a line).
+        self.pv: list[tuple[Move, ...]] = [() for _ in range(MAX_PLY + 2)]
+        self.horizon = evaluator.horizon
 
     def poll(self) -> None:
         """Called when ``nodes`` reaches ``next_poll``: stop if a limit is reached."""
@@ -250,9 +263,11 @@ class _Search:
             raise _StopSearchError
         self.next_poll = min(self.node_limit, self.nodes + _POLL_EVERY)
 
-    def run(self, root: Node, moves: list[Move], offsets: dict[Move, int]) -> tuple[Move, int, list[Move], int]:
-        """Iterative deepening from ``root`` over its ``moves``: the best move, its
-        score, the principal variation and the last depth completed."""
+    def run(
+        self, root: tuple[State, int, int], moves: list[Move], offsets: dict[Move, int]
+    ) -> tuple[Move, int, list[Move], int]:
+        """Iterative deepening from ``root`` (state, colour, key) over its ``moves``: the
+        best move, its score, the principal variation and the last depth completed."""
         limits = self.limits
         max_depth = min(limits.depth, MAX_PLY) if limits.depth is not None else MAX_PLY
         order = list(moves)
@@ -285,26 +300,35 @@ class _Search:
         return best_move, best_score, best_pv, completed
 
     def _root(
-        self, root: Node, order: list[Move], depth: int, offsets: dict[Move, int], scores: dict[Move, int]
+        self,
+        root: tuple[State, int, int],
+        order: list[Move],
+        depth: int,
+        offsets: dict[Move, int],
+        scores: dict[Move, int],
     ) -> tuple[Move, int, list[Move]]:
         self._partial = None
-        play = self.tables.play
+        state, colour, _ = root
+        verdict = self.tables.bits.verdict
+        key_of_state = self.tables.key_of_state
         alpha = -INFINITY
         best_move, best_pv = order[0], [order[0]]
         for index, move in enumerate(order):
-            child, result = play(root, move)
+            child = play(state, move)
+            result = verdict(child, 1 - colour)
             offset = offsets.get(move, 0)
-            if result:
-                score = WIN - 1 if result == MOVER_WINS else -(WIN - 1)
-                self.pv[1] = []
+            if result != ONGOING:
+                score = WIN - 1 if result & 1 == colour else -(WIN - 1)
+                self.pv[1] = ()
             else:
+                child_key = key_of_state(child, 1 - colour)  # from scratch: a root has few moves
                 shifted = alpha - offset
                 if index == 0:
-                    score = -self.negamax(child, depth - 1, -INFINITY, INFINITY, 1)
+                    score = -self.negamax(child, 1 - colour, child_key, depth - 1, -INFINITY, INFINITY, 1)
                 else:
-                    score = -self.negamax(child, depth - 1, -shifted - 1, -shifted, 1)
+                    score = -self.negamax(child, 1 - colour, child_key, depth - 1, -shifted - 1, -shifted, 1)
                     if score > shifted:
-                        score = -self.negamax(child, depth - 1, -INFINITY, -shifted, 1)
+                        score = -self.negamax(child, 1 - colour, child_key, depth - 1, -INFINITY, -shifted, 1)
             if abs(score) < WIN_BOUND:
                 score += offset
             scores[move] = score
@@ -314,33 +338,31 @@ class _Search:
             self._partial = (best_move, alpha, best_pv)
         return best_move, alpha, best_pv
 
-    def negamax(self, node: Node, depth: int, alpha: int, beta: int, ply: int) -> int:
-        """The score of ``node`` for its side to move, searched ``depth`` plies deep
-        (then on through captures), within the window ``alpha``..``beta`` (fail-soft)."""
+    def negamax(
+        self, state: State, colour: int, key: int, depth: int, alpha: int, beta: int, ply: int, is_loud: bool = False
+    ) -> int:
+        """The score of the node (``state``, ``colour`` to move, Zobrist ``key``) for its
+        side to move, searched ``depth`` plies deep (then on through captures), within
+        the window ``alpha``..``beta`` (fail-soft). ``is_loud``: the caller has seen
+        that the node, at the horizon, is not quiet (its side to move has a capture)."""
         self.nodes += 1
         if self.nodes >= self.next_poll:
             self.poll()
         pvs = self.pv
-        pvs[ply] = []
-        own, own_long, _, opponent, opponent_long, _, colour, key = node
+        pvs[ply] = ()
+        is_horizon = depth <= 0 or ply >= MAX_PLY
+        if is_horizon:
+            if not is_loud:
+                score = self.horizon(state, colour, ply)
+                if score != NOT_QUIET:
+                    return score
+            if ply >= MAX_PLY:
+                return self.evaluator.evaluate(state, colour, ply)
+        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
         tables = self.tables
-        generate = tables.moves
-        moves = generate.captures(own, own_long, opponent)
-        if not moves:
-            if depth <= 0 or ply >= MAX_PLY:
-                return self.evaluator.quiet(node, ply)
-            moves = generate.steps(own, own_long, opponent, tables.sides[colour])
-            if not moves:
-                if generate.captures(opponent, opponent_long, own) or generate.steps(
-                    opponent, opponent_long, own, tables.sides[1 - colour]
-                ):
-                    moves = [PASS]
-                else:
-                    return 0  # neither side can move: a draw
-        elif ply >= MAX_PLY:
-            return self.evaluator.evaluate(node, ply)
+        bits = tables.bits
 
-        # The table: its move first, and its score if deep enough.
+        # The table, before any move is made: its score if deep enough, else its move first.
         table = self.table
         slot = key & self.mask
         entry = table[slot]
@@ -356,37 +378,94 @@ class _Search:
                 flag = entry[2]
                 if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
                     if table_move is not None:
-                        pvs[ply] = [table_move]
+                        pvs[ply] = (table_move,)
                     return score
 
-        if len(moves) > 1:
-            moves = self.order(moves, node, table_move, ply)
+        if is_horizon:
+            moves = bits.captures(own, own_long, opponent)
+        else:
+            moves = bits.legal_moves(state, colour)
+            if not moves:
+                return 0  # neither side can move: a draw
+
         # A forced move costs no depth; captures past the horizon keep depth 0.
         next_depth = depth if len(moves) == 1 and depth > 0 else depth - 1
         if next_depth < 0:
             next_depth = 0
 
-        play = tables.play
+        verdict = bits.verdict
+        other = 1 - colour
+        keys = tables.keys
+        move_keys = tables.move_keys
+        base = 3 * colour
+        victim_base = 3 * other
+        turn_key = tables.turn_key
+        horizon = self.horizon
         original_alpha = alpha
         best = -INFINITY
         best_move = None
-        for index, move in enumerate(moves):
-            child, result = play(node, move)
-            if result:
-                score = WIN - ply - 1 if result == MOVER_WINS else ply + 1 - WIN
-                pvs[ply + 1] = []
-            elif index == 0:
-                score = -self.negamax(child, next_depth, -beta, -alpha, ply + 1)
+        is_loud = False
+        # Best first; lazily only behind a table move, which mostly refutes the node.
+        in_order: Iterable[Move] = moves
+        if len(moves) > 1:
+            if table_move is not None:
+                in_order = self.ordered(moves, state, colour, table_move, ply)
+            elif moves[0].is_capture:
+                in_order = self._order_captures(moves, state, colour)
             else:
-                score = -self.negamax(child, next_depth, -alpha - 1, -alpha, ply + 1)
-                if alpha < score < beta:
-                    score = -self.negamax(child, next_depth, -beta, -alpha, ply + 1)
+                in_order = self._order_steps(moves, state, colour, ply)
+        for index, move in enumerate(in_order):
+            child = play(state, move)
+            result = verdict(child, other)
+            if result != ONGOING:
+                score = ply + 1 - WIN if result & 1 == other else WIN - ply - 1
+                pvs[ply + 1] = ()
+            elif next_depth == 0 and (leaf := horizon(child, other, ply + 1)) != NOT_QUIET:
+                # A quiet child at the horizon: its evaluation is its score, found here
+                # without a call. It counts as the node the call would have been, and
+                # once more where its score would have been searched again in a wider
+                # window: the tree, and so every level's play, is the same either way.
+                score = -leaf
+                pvs[ply + 1] = ()
+                self.nodes += 1
+                if self.nodes >= self.next_poll:
+                    self.poll()
+                if index and alpha < score < beta:
+                    self.nodes += 1
+                    if self.nodes >= self.next_poll:
+                        self.poll()
+            else:
+                is_loud = next_depth == 0  # a child at the horizon with a capture to make
+                # The child's key, from what changed: the piece that moved, the piece taken.
+                if move is PASS:
+                    child_key = key ^ turn_key
+                else:
+                    moved = 2 if child[5] != own_cuckoo else 1 if child[4] != own_long else 0
+                    child_key = key ^ move_keys[base + moved][own ^ child[3]]
+                    if child[0] != opponent:
+                        taken = 2 if child[2] != opponent_cuckoo else 1 if child[1] != opponent_long else 0
+                        child_key ^= keys[victim_base + taken][opponent ^ child[0]]
+                if index == 0:
+                    score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
+                elif index >= _REDUCE_FROM and depth >= _REDUCE_DEPTH and not move.is_capture:
+                    # A late quiet move: searched shallower first, in full only if it
+                    # turns out better than the best so far.
+                    reduced = next_depth - (2 if index >= _REDUCE_TWICE_FROM and depth >= _REDUCE_TWICE_DEPTH else 1)
+                    score = -self.negamax(child, other, child_key, reduced, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha:
+                        score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1)
+                        if alpha < score < beta:
+                            score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1)
+                else:
+                    score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1, is_loud)
+                    if alpha < score < beta:
+                        score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
             if score > best:
                 best = score
                 best_move = move
                 if score > alpha:
                     alpha = score
-                    pvs[ply] = [move, *pvs[ply + 1]]
+                    pvs[ply] = (move, *pvs[ply + 1])
                     if alpha >= beta:
                         if not move.is_capture and move is not PASS:
                             killers = self.killers[ply]
@@ -402,42 +481,55 @@ class _Search:
             table[slot] = (key, depth, flag, stored, best_move)
         return best
 
-    def order(self, moves: list[Move], node: Node, table_move: Move | None, ply: int) -> list[Move]:
-        """``moves`` best first: the table's move, then captures by what they take and
-        with what, or quiet moves: killers, then by history."""
-        _, own_long, own_cuckoo, _, opponent_long, opponent_cuckoo, colour, _ = node
-        first = moves[0]
-        if first.is_capture:
-            enemy_home = self.tables.homebases[1 - colour]
+    def ordered(
+        self, moves: list[Move], state: State, colour: int, table_move: Move | None, ply: int
+    ) -> Iterator[Move]:
+        """``moves`` best first, lazily: the table's move before anything is sorted (it
+        often refutes the position, and then nothing else is tried), then captures by
+        what they take and with what, or quiet moves: a cuckoo entering a homebase,
+        the killers, then by history, and a piece other than the cuckoo entering a
+        homebase last."""
+        if table_move is not None:
+            yield table_move  # a move of this very position (the keys are compared in full)
+            moves = [move for move in moves if move is not table_move]
+        if len(moves) > 1:
+            if moves[0].is_capture:
+                moves = self._order_captures(moves, state, colour)
+            else:
+                moves = self._order_steps(moves, state, colour, ply)
+        yield from moves
 
-            def capture_rank(move: Move) -> int:
-                if move is table_move:
-                    return -100_000
-                target = move._target_bit
-                if target == opponent_cuckoo:
-                    return -50_000  # wins at once
-                origin = move._origin_bit
-                if target & enemy_home and origin != own_cuckoo:
-                    return 50_000  # a piece other than the cuckoo entering their homebase loses
-                victim = 3 if target & opponent_long else 1
-                attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
-                return attacker - victim * 8
-
-            return sorted(moves, key=capture_rank)
-        killers = self.killers[ply]
-        history = self.history
+    def _order_captures(self, moves: list[Move], state: State, colour: int) -> list[Move]:
+        _, own_long, own_cuckoo, _, opponent_long, opponent_cuckoo = state
         enemy_home = self.tables.homebases[1 - colour]
 
-        def quiet_rank(move: Move) -> int:
-            if move is table_move:
-                return -(1 << 40)
-            target = move._target_bit
-            if target & enemy_home:
-                return -(1 << 39) if move._origin_bit == own_cuckoo else 1 << 39
-            if move is killers[0]:
-                return -(1 << 38)
-            if move is killers[1]:
-                return -(1 << 37)
-            return -history.get(id(move), 0)
+        def capture_rank(move: Move) -> int:
+            target = target_bit(move)
+            if target == opponent_cuckoo:
+                return -50_000  # wins at once
+            origin = origin_bit(move)
+            if target & enemy_home and origin != own_cuckoo:
+                return 50_000  # a piece other than the cuckoo entering their homebase loses
+            victim = 3 if target & opponent_long else 1
+            attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
+            return attacker - victim * 8
 
-        return sorted(moves, key=quiet_rank)
+        return sorted(moves, key=capture_rank)
+
+    def _order_steps(self, moves: list[Move], state: State, colour: int, ply: int) -> list[Move]:
+        # Ranks as ints made by builtins over the whole list, then one sort of the
+        # indices by them: no Python call per move. Higher ranks first; ties keep the
+        # order of generation (the sort is stable).
+        ids = list(map(id, moves))
+        ranks = list(map(self.history.get, ids, repeat(0)))
+        for killer, rank in zip(self.killers[ply], _KILLER_RANKS, strict=True):
+            if killer is not None and id(killer) in ids:
+                ranks[ids.index(id(killer))] = rank
+        own = state[0]
+        if own & self.tables.near_home[colour]:  # rarely: a step may enter a homebase
+            own_cuckoo = state[2]
+            enemy_home = self.tables.homebases[1 - colour]
+            for index, move in enumerate(moves):
+                if target_bit(move) & enemy_home:
+                    ranks[index] = _WINNING_STEP if origin_bit(move) == own_cuckoo else _LOSING_STEP
+        return [moves[index] for index in sorted(range(len(moves)), key=ranks.__getitem__, reverse=True)]

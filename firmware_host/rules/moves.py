@@ -32,8 +32,9 @@ class Move:
     origin: str | None
     target: str | None
     is_capture: bool = False
-    # The engine's bits for this move, filled in only on the moves a position generates
-    # (see _tables.py); they take no part in comparing moves.
+    # The bits of the move's cells, filled in only on the moves the bitboard layer
+    # generates (bitboards.py reads them; elsewhere origin_bit() and target_bit() there);
+    # they take no part in comparing moves.
     _origin_bit: int = field(default=0, compare=False, repr=False)
     _target_bit: int = field(default=0, compare=False, repr=False)
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
 
 from firmware_host.errors import NestrefError, NotationError
-from firmware_host.rules._tables import MoveTables
-from firmware_host.rules.moves import PASS, Footprint, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.rules.bitboards import COLOURS, ONGOING, State, bitboards_of, play
+from firmware_host.rules.moves import Footprint, IllegalMove, IllegalMoveError, Move, Rule
 from firmware_host.rules.nest import Nest
 from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
 from firmware_host.rules.pieces import Kind, Piece, Side
@@ -21,18 +20,7 @@ class PositionError(NestrefError, ValueError):
     """Pieces that cannot make a position: a cell not on the nest, two cuckoos of a side."""
 
 
-# A position's pieces as six bitboards, seen from the side to move: its pieces, its
-# warblers and cuckoo, its cuckoo, then the same three for its opponent. Making a move
-# builds the next tuple with the roles swapped; taking it back restores the old tuple.
-_State = tuple[int, int, int, int, int, int]
-
-_SIDES = (Side.RED, Side.BLUE)  # a side's index in the engine: 0 red, 1 blue
 _PIECES = {(side, kind): Piece(side, kind) for side in Side for kind in Kind}
-
-
-@cache
-def _tables(nest: Nest) -> MoveTables:
-    return MoveTables(nest)
 
 
 class Position:
@@ -58,25 +46,20 @@ class Position:
         than one cuckoo.
         """
         self.nest = nest if nest is not None else Nest.default()
-        self._tables = _tables(self.nest)
-        boards = [[0, 0, 0], [0, 0, 0]]  # per side: all pieces, long-range pieces, cuckoo
+        self._bits = bitboards_of(self.nest)
+        cuckoos: set[Side] = set()
         for cell, piece in pieces.items():
             if cell not in self.nest:
                 raise PositionError(f"{cell!r} is not a cell of the nest {self.nest.name}")
-            bit = self._tables.bit_of[cell]
-            side = boards[_SIDES.index(piece.side)]
-            side[0] |= bit
-            if piece.kind.is_long_range:
-                side[1] |= bit
             if piece.kind is Kind.CUCKOO:
-                if side[2]:
+                if piece.side in cuckoos:
                     raise PositionError(f"{piece.side.label} has two cuckoos; a side has at most one")
-                side[2] = bit
-        self._turn = _SIDES.index(turn)
-        own, opponent = boards[self._turn], boards[1 - self._turn]
-        self._state: _State = (own[0], own[1], own[2], opponent[0], opponent[1], opponent[2])
-        self._stack: list[tuple[Move, _State]] = []
-        self._side_tables = self._tables.sides
+                cuckoos.add(piece.side)
+        # The colour to move, as the bitboard layer counts it, is this one after an even
+        # number of moves on the stack: push and pop then keep no turn of their own.
+        self._first_turn = COLOURS.index(turn)
+        self._state: State = self._bits.state_of(pieces, self._first_turn)
+        self._stack: list[tuple[Move, State]] = []
 
     # -- building and writing positions -----------------------------------------------
 
@@ -193,8 +176,8 @@ class Position:
     def copy(self) -> Position:
         """An independent copy, with the same moves to take back."""
         twin = Position.__new__(Position)  # the tables are shared: no need to build them again
-        twin.nest, twin._tables, twin._side_tables = self.nest, self._tables, self._side_tables
-        twin._state, twin._turn, twin._stack = self._state, self._turn, list(self._stack)
+        twin.nest, twin._bits = self.nest, self._bits
+        twin._state, twin._first_turn, twin._stack = self._state, self._first_turn, list(self._stack)
         return twin
 
     def mirrored(self) -> Position:
@@ -211,18 +194,24 @@ class Position:
     @property
     def turn(self) -> Side:
         """The side to move."""
-        return _SIDES[self._turn]
+        return COLOURS[self._turn]
 
-    def _absolute_state(self) -> tuple[int, _State]:
+    @property
+    def _turn(self) -> int:
+        """The colour to move."""
+        return self._first_turn ^ (len(self._stack) & 1)
+
+    def _absolute_state(self) -> tuple[int, State]:
         """The turn and the six bitboards with red's three first."""
         state = self._state
-        return self._turn, (state if self._turn == 0 else state[3:] + state[:3])
+        turn = self._turn
+        return turn, (state if turn == 0 else state[3:] + state[:3])
 
     def pieces(self) -> dict[str, Piece]:
         """Every piece on the nest, by cell, in reading order from red's side."""
         _, boards = self._absolute_state()
         found: dict[str, Piece] = {}
-        cell_of = self._tables.cell_of
+        cell_of = self._bits.cell_of
         everything = boards[0] | boards[3]
         while everything:  # lowest bit first: the bits are laid out in reading order
             bit = everything & -everything
@@ -233,12 +222,12 @@ class Position:
     def occupied(self) -> frozenset[str]:
         """The cells that hold a piece: what the nest's sensors should read."""
         own, _, _, opponent, _, _ = self._state
-        return frozenset(self._tables.cells_of(own | opponent))
+        return frozenset(self._bits.cells_of(own | opponent))
 
     def piece_at(self, cell: str) -> Piece | None:
         """The piece on ``cell``, or None. Raises :class:`NotationError` for a cell not on
         the nest."""
-        bit = self._tables.bit_of[self.nest.check_cell(cell)]
+        bit = self._bits.bit_of[self.nest.check_cell(cell)]
         _, boards = self._absolute_state()
         return _piece_on(bit, boards) if (boards[0] | boards[3]) & bit else None
 
@@ -249,35 +238,14 @@ class Position:
 
     # -- moves --------------------------------------------------------------------------
 
-    def _is_decided(self) -> bool:
-        """Whether a winning condition holds (quick test; :meth:`outcome` says which)."""
-        own, _, own_cuckoo, opponent, _, opponent_cuckoo = self._state
-        return not (
-            own_cuckoo
-            and opponent_cuckoo
-            and own != own_cuckoo
-            and opponent != opponent_cuckoo
-            and not own & self._side_tables[1 - self._turn].homebases
-            and not opponent & self._side_tables[self._turn].homebases
-        )
-
     def legal_moves(self) -> list[Move]:
         """The legal moves: captures only if there is one (capturing is compulsory), else
         steps and double steps forward; ``[PASS]`` if the side to move has no move but
         its opponent has; empty when the game is over."""
-        if self._is_decided():
+        bits, state, turn = self._bits, self._state, self._first_turn ^ (len(self._stack) & 1)
+        if bits.verdict(state, turn):
             return []
-        own, own_long, _, opponent, opponent_long, _ = self._state
-        side = self._side_tables[self._turn]
-        moves = self._tables.captures(own, own_long, opponent) or self._tables.steps(own, own_long, opponent, side)
-        if moves:
-            return moves
-        other = self._side_tables[1 - self._turn]
-        if self._tables.captures(opponent, opponent_long, own) or self._tables.steps(
-            opponent, opponent_long, own, other
-        ):
-            return [PASS]
-        return []
+        return bits.legal_moves(state, turn)
 
     def is_capture_compulsory(self) -> bool:
         """Whether the side to move has a capture (and so may only capture)."""
@@ -291,22 +259,11 @@ class Position:
         then for blue; then a draw if neither side has a legal move. From any position
         reached in play this is the result of the rule "after every move, check 1 to 4".
         """
-        _, (red, _, red_cuckoo, blue, _, blue_cuckoo) = self._absolute_state()
-        red_home, blue_home = (tables.homebases for tables in self._side_tables)
-        checks = (
-            (red_cuckoo and red == red_cuckoo, Side.RED, WinCondition.ONLY_CUCKOO_LEFT),
-            (blue_cuckoo and blue == blue_cuckoo, Side.BLUE, WinCondition.ONLY_CUCKOO_LEFT),
-            (not red_cuckoo, Side.BLUE, WinCondition.CUCKOO_CAPTURED),
-            (not blue_cuckoo, Side.RED, WinCondition.CUCKOO_CAPTURED),
-            (red_cuckoo & blue_home, Side.RED, WinCondition.CUCKOO_TOOK_NEST),
-            (blue_cuckoo & red_home, Side.BLUE, WinCondition.CUCKOO_TOOK_NEST),
-            ((red ^ red_cuckoo) & blue_home, Side.BLUE, WinCondition.ENTERED_HOMEBASE),
-            ((blue ^ blue_cuckoo) & red_home, Side.RED, WinCondition.ENTERED_HOMEBASE),
-        )
-        for holds, winner, condition in checks:
-            if holds:
-                return Outcome(winner, condition)
-        return None if self.legal_moves() else DRAW
+        turn = self._turn
+        verdict = self._bits.verdict(self._state, turn)
+        if verdict != ONGOING:
+            return Outcome(COLOURS[verdict & 1], WinCondition(verdict >> 1))
+        return None if self._bits.legal_moves(self._state, turn) else DRAW
 
     def is_over(self) -> bool:
         return not self.legal_moves()
@@ -356,10 +313,11 @@ class Position:
         """The steps and double steps forward as if no capture were compulsory: what
         lenient refereeing (``docs/rules.md`` §5) accepts besides the legal moves. Empty when
         the game is over."""
-        if self._is_decided():
+        turn = self._turn
+        if self._bits.verdict(self._state, turn):
             return []
         own, own_long, _, opponent, _, _ = self._state
-        return self._tables.steps(own, own_long, opponent, self._side_tables[self._turn])
+        return self._bits.steps(own, own_long, opponent, turn)
 
     def _find(self, move: Move, lenient: bool) -> Move | None:
         """The generated move equal to ``move``, if it is legal."""
@@ -376,30 +334,12 @@ class Position:
         :meth:`legal_moves` of this very position (search and perft). Anything else
         corrupts the position."""
         state = self._state
-        own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
         self._stack.append((move, state))
-        origin = move._origin_bit
-        if origin:  # not a pass
-            target = move._target_bit
-            jump = origin | target
-            own ^= jump
-            if own_long & origin:
-                own_long ^= jump
-                if own_cuckoo == origin:
-                    own_cuckoo = target
-            if move.is_capture:
-                opponent ^= target
-                if opponent_long & target:
-                    opponent_long ^= target
-                    if opponent_cuckoo == target:
-                        opponent_cuckoo = 0
-        self._state = (opponent, opponent_long, opponent_cuckoo, own, own_long, own_cuckoo)
-        self._turn ^= 1
+        self._state = play(state, move)
 
     def pop(self) -> Move:
         """Take back the last move and return it. Raises IndexError if there is none."""
         move, self._state = self._stack.pop()
-        self._turn ^= 1
         return move
 
     def _diagnose(self, move: Move) -> IllegalMove:
@@ -459,7 +399,7 @@ class Position:
         raise AssertionError(f"{move} breaks no rule in {self.to_nfn()} but is not among its legal moves")
 
 
-def _piece_on(bit: int, boards: _State) -> Piece:
+def _piece_on(bit: int, boards: State) -> Piece:
     """The piece on the cell of ``bit``, which holds one; ``boards`` red's three first."""
     side, (long_range, cuckoo) = (Side.RED, boards[1:3]) if boards[0] & bit else (Side.BLUE, boards[4:6])
     kind = Kind.CUCKOO if cuckoo & bit else Kind.WARBLER if long_range & bit else Kind.EGG
