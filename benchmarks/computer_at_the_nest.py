@@ -34,9 +34,9 @@ from firmware_host.daemon import Daemon
 from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import load_config
 from firmware_host.daemon.loop import SWITCH_INTERVAL_S
-from firmware_host.engine import LEVELS, Engine
 from firmware_host.games import base
-from firmware_host.rules import Position
+from firmware_host.games.cuckoo.engine import LEVELS, Engine
+from firmware_host.games.cuckoo.rules import Position
 from sim.mock_devices import open_mock_devices
 from tests.hand_model import random_moves
 

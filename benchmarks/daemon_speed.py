@@ -49,7 +49,7 @@ from luma.core.device import dummy
 from benchmarks.stats import percentile
 from firmware_host.daemon import Daemon, open_devices
 from firmware_host.daemon.config import load_config
-from firmware_host.rules import Position
+from firmware_host.games.cuckoo.rules import Position
 from hardware.matrix import GpioMatrix
 from sim.mock_matrix import MockSwitchMatrix
 from tests.hand_model import Hand, random_moves

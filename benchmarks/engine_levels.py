@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass, replace
 
 from benchmarks.stats import play_all, tally
-from firmware_host.engine import LEVELS, Engine, Level, level
-from firmware_host.rules import Position, Side
+from firmware_host.games.cuckoo.engine import LEVELS, Engine, Level, level
+from firmware_host.games.cuckoo.rules import Position, Side
 
 LINEUPS = ("standard", "advanced-1", "advanced-2")
 PAIRS = tuple((number, number + 1) for number in range(1, len(LEVELS)))

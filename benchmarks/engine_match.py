@@ -2,7 +2,7 @@
 
 The engine plays at the strongest level's node budget (no time cap: the games are the
 same on every machine) against the random player and against the greedy one-ply
-player (``firmware_host/engine/baselines.py``), from all three lineups in turn, taking
+player (``firmware_host/games/cuckoo/engine/baselines.py``), from all three lineups in turn, taking
 red and blue in turn (red starts every game), every game seeded by its number.
 
     python -m benchmarks.engine_match [--games 100] [--nodes N] [--workers 2] [--seed 0]
@@ -23,10 +23,10 @@ import time
 from dataclasses import dataclass
 
 from benchmarks.stats import play_all, tally
-from firmware_host.engine import LEVELS, Engine, Limits, greedy_move, random_move
-from firmware_host.engine.board import BoardTables
-from firmware_host.engine.evaluation import Evaluator
-from firmware_host.rules import Nest, Position, Side
+from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, greedy_move, random_move
+from firmware_host.games.cuckoo.engine.board import BoardTables
+from firmware_host.games.cuckoo.engine.evaluation import Evaluator
+from firmware_host.games.cuckoo.rules import Nest, Position, Side
 
 LINEUPS = ("standard", "advanced-1", "advanced-2")
 GOALS = {"random": 0.95, "greedy": 0.80}

@@ -27,8 +27,8 @@ import time
 import chess
 
 from benchmarks.perft_speed import chess_perft
-from firmware_host.engine import LEVELS, Engine, Limits
-from firmware_host.rules import Position
+from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits
+from firmware_host.games.cuckoo.rules import Position
 
 LINEUPS = ("standard", "advanced-1", "advanced-2")
 PI_SLOWER = 10  # a Raspberry Pi Zero 2 W runs CPython about ten times slower than a core here (issue 15's factor)

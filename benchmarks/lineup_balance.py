@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass
 
 from benchmarks.stats import play_all, tally
-from firmware_host.engine import LEVELS, Engine, Limits
-from firmware_host.rules import Move, Position, Side
+from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits
+from firmware_host.games.cuckoo.rules import Move, Position, Side
 
 OLD_ADVANCED_2 = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"  # cuckoos on a3 and g7
 STARTS = {

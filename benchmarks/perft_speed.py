@@ -23,13 +23,13 @@ from collections.abc import Callable
 
 import chess
 
-from firmware_host.rules import Position, perft
+from firmware_host.games.cuckoo.rules import Position, perft
 
 GOAL = 1.5
 
 
 def chess_perft(board: chess.Board, depth: int) -> int:
-    """python-chess perft, shaped exactly like :func:`firmware_host.rules.perft`."""
+    """python-chess perft, shaped exactly like :func:`firmware_host.games.cuckoo.rules.perft`."""
     if depth == 0:
         return 1
     moves = list(board.legal_moves)

@@ -27,7 +27,7 @@ import time
 from benchmarks.stats import percentile
 from firmware_host.daemon.presenter import Presenter
 from firmware_host.games.cuckoo import CuckooGame
-from firmware_host.rules import Nest
+from firmware_host.games.cuckoo.rules import Nest
 from hardware.display import render
 from tests.test_display import scenes
 

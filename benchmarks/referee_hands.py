@@ -22,7 +22,7 @@ import sys
 import time
 from collections import Counter
 
-from firmware_host.rules import Nest
+from firmware_host.games.cuckoo.rules import Nest
 from tests.hand_model import play_game
 from tests.referee_helpers import random_game, referee_for, replay
 from tests.test_referee_hands import judge

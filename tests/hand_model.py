@@ -37,8 +37,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.referee.sensor_log import SensorEvent
-from firmware_host.rules import Move, Nest, Position, Side
 
 POLL_MS = 5  # the Pi's matrix scan during play: 200 Hz
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_host.rules import Move, Piece, Position, Side
+from firmware_host.games.cuckoo.rules import Move, Piece, Position, Side
 
 
 def setup(pieces: str, turn: str = "r") -> Position:

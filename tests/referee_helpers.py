@@ -6,10 +6,10 @@ import random
 from collections.abc import Callable, Iterable
 
 from firmware_host.games.cuckoo import CuckooGame
+from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.sensor_log import SensorEvent
 from firmware_host.referee.signals import MoveAccepted, Signal
-from firmware_host.rules import Move, Position, Side
 from tests.hand_model import random_moves
 
 

@@ -1,4 +1,4 @@
-"""The bitboard layer (``firmware_host/rules/bitboards.py``): its layout, its moves, its
+"""The bitboard layer (``firmware_host/games/cuckoo/rules/bitboards.py``): its layout, its moves, its
 move-making and its verdicts, against the independent reference of ``rules.md``
 (``tests/reference_rules.py``) over random positions and random games."""
 
@@ -9,8 +9,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host.rules import PASS, Direction, Move, Nest, Piece, Position
-from firmware_host.rules.bitboards import (
+from firmware_host.games.cuckoo.rules import PASS, Direction, Move, Nest, Piece, Position
+from firmware_host.games.cuckoo.rules.bitboards import (
     BLUE,
     COLOURS,
     ONGOING,

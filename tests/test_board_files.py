@@ -8,9 +8,9 @@ from importlib import resources
 import pytest
 
 from firmware_host.errors import BoardFileError
-from firmware_host.rules import Direction, Nest, Piece, Position, Side, perft
+from firmware_host.games.cuckoo.rules import Direction, Nest, Piece, Position, Side, perft
 
-DEFAULT_TEXT = resources.files("firmware_host.rules").joinpath("boards", "hexhex-5.toml").read_text()
+DEFAULT_TEXT = resources.files("firmware_host.games.cuckoo.rules").joinpath("boards", "hexhex-5.toml").read_text()
 SMALL = "docs/examples/hexhex-3.toml"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.rules import Position
+from firmware_host.games.cuckoo.rules import Position
 
 START = "ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE r"
 START_MOVES = ("c2-d3 d2-d3 a3-a4 a3-b4 b3-b4 b3-c4 c3-c4 c3-d4 e3-e4 e3-f4 f3-f4 f3-g4 g3-g4 g3-h4").split()

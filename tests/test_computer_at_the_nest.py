@@ -18,8 +18,8 @@ from firmware_host.daemon.config import load_config
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.errors import ConfigError
 from firmware_host.games.cuckoo import CuckooGame
+from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position, Side
 from firmware_host.referee.signals import ComputerMove, TurnStarted
-from firmware_host.rules import PASS, Move, Nest, Position, Side
 from hardware.outputs import Blink
 from tests.test_daemon import Rig, write_config
 

@@ -8,7 +8,7 @@ import pytest
 
 from firmware_host.daemon.config import default_matrix, load_config
 from firmware_host.errors import ConfigError
-from firmware_host.rules import Nest, Side
+from firmware_host.games.cuckoo.rules import Nest, Side
 
 
 def write(tmp_path, text: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_host.games.cuckoo.rules import Nest, Piece, Position
 from firmware_host.referee.correction import plan_correction
 from firmware_host.referee.signals import FixKind
-from firmware_host.rules import Nest, Piece, Position
 
 NEST = Nest.default()
 START = Position.from_lineup().pieces()

@@ -23,9 +23,9 @@ from firmware_host.daemon import Daemon, Devices, open_devices
 from firmware_host.daemon.config import Config, load_config
 from firmware_host.daemon.presenter import View
 from firmware_host.errors import HardwareError
+from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
 from firmware_host.referee.store import GameStore
-from firmware_host.rules import Move, Nest, Position, Side
 from hardware.display import open_oled
 from hardware.errors import DeviceError
 from hardware.outputs import Blink

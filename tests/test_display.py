@@ -16,9 +16,9 @@ from PIL import Image
 
 from firmware_host.daemon.presenter import Presenter
 from firmware_host.games.cuckoo import CuckooGame
+from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.signals import Signal
-from firmware_host.rules import Move, Nest, Position, Side
 from hardware.display import OledDisplay, render
 from hardware.outputs import Screen
 from tests.helpers import setup

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.engine import (
+from firmware_host.errors import NestrefError
+from firmware_host.games.cuckoo.engine import (
     LEVELS,
     Engine,
     GameOverError,
@@ -25,12 +26,11 @@ from firmware_host.engine import (
     level,
     random_move,
 )
-from firmware_host.engine import search as search_module
-from firmware_host.engine.board import BoardTables
-from firmware_host.engine.evaluation import WIN, Evaluator
-from firmware_host.errors import NestrefError
-from firmware_host.rules import PASS, Move, Nest, Position, Side
-from firmware_host.rules.bitboards import COLOURS
+from firmware_host.games.cuckoo.engine import search as search_module
+from firmware_host.games.cuckoo.engine.board import BoardTables
+from firmware_host.games.cuckoo.engine.evaluation import WIN, Evaluator
+from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position, Side
+from firmware_host.games.cuckoo.rules.bitboards import COLOURS
 
 NEST = Nest.default()
 LINEUPS = ("standard", "advanced-1", "advanced-2")
@@ -356,8 +356,8 @@ def test_the_greedy_player_takes_a_win_and_avoids_a_loss_at_once():
 def test_the_result_does_not_depend_on_the_process():
     """Python salts its string hashes per process: the search must not depend on them."""
     script = (
-        "from firmware_host.engine import Engine, Limits, level\n"
-        "from firmware_host.rules import Position\n"
+        "from firmware_host.games.cuckoo.engine import Engine, Limits, level\n"
+        "from firmware_host.games.cuckoo.rules import Position\n"
         "p = Position.from_lineup('advanced-1')\n"
         "r = Engine(seed=4).search(p, Limits(nodes=3000))\n"
         "c = Engine(seed=4).choose(p, level(2))\n"

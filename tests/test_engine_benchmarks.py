@@ -8,8 +8,8 @@ import re
 import pytest
 
 from benchmarks import engine_levels, engine_match, engine_speed, stats
-from firmware_host.engine import level
-from firmware_host.rules import Side
+from firmware_host.games.cuckoo.engine import level
+from firmware_host.games.cuckoo.rules import Side
 
 
 def test_the_match_reports_each_opponent_with_its_score_interval_and_goal(capsys):

@@ -7,8 +7,8 @@ import io
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.engine import Engine, level
-from firmware_host.rules import Move, Position
+from firmware_host.games.cuckoo.engine import Engine, level
+from firmware_host.games.cuckoo.rules import Move, Position
 
 
 def run(capsys, *argv: str) -> tuple[int, list[str], list[str]]:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from firmware_host.engine import LEVELS, Engine, Limits, level
-from firmware_host.rules import Move, Outcome, Position, WinCondition
+from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, level
+from firmware_host.games.cuckoo.rules import Move, Outcome, Position, WinCondition
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.errors import GameSetError
-from firmware_host.rules import DRAW, GameSet, Outcome, Side, WinCondition
+from firmware_host.games.cuckoo.rules import DRAW, GameSet, Outcome, Side, WinCondition
 
 RED_WINS = Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED)
 BLUE_WINS = Outcome(Side.BLUE, WinCondition.CUCKOO_TOOK_NEST)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.rules import PASS, IllegalMoveError, Move, Rule, Side
+from firmware_host.games.cuckoo.rules import PASS, IllegalMoveError, Move, Rule, Side
 from tests.helpers import moves, play, setup
 
 # Each side keeps its cuckoo far away (red on a1, blue on e9) and out of the way.

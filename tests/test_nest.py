@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.rules import Direction, Kind, Nest, Piece, Position, Side
+from firmware_host.games.cuckoo.rules import Direction, Kind, Nest, Piece, Position, Side
 from tests import reference_rules
 
 NEST = Nest.default()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.errors import NotationError
-from firmware_host.rules import PASS, Kind, Move, Nest, Piece, Position, PositionError, Side
+from firmware_host.games.cuckoo.rules import PASS, Kind, Move, Nest, Piece, Position, PositionError, Side
 from tests.helpers import setup
 
 START = "ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE r"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.rules import DRAW, IllegalMoveError, Move, Outcome, Rule, Side, WinCondition
+from firmware_host.games.cuckoo.rules import DRAW, IllegalMoveError, Move, Outcome, Rule, Side, WinCondition
 from tests.helpers import play, setup
 
 RED, BLUE = Side.RED, Side.BLUE

@@ -22,7 +22,7 @@ def test_the_wheel_carries_the_data_files(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (
         "firmware_host/daemon/default_config.toml",
-        "firmware_host/rules/boards/hexhex-5.toml",
+        "firmware_host/games/cuckoo/rules/boards/hexhex-5.toml",
         "firmware_host/py.typed",
         "hardware/sensors.py",
         "sim/mock_devices.py",

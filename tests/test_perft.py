@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.rules import DRAW, Position, divide, perft
+from firmware_host.games.cuckoo.rules import DRAW, Position, divide, perft
 from tests import reference_rules
 from tests.helpers import setup
 

@@ -26,6 +26,8 @@ from firmware_host.daemon.oled_words import (
 )
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.games.cuckoo import CuckooGame
+from firmware_host.games.cuckoo.rules import Move, Nest, Piece, Position, Rule, Side, WinCondition
+from firmware_host.games.cuckoo.rules import Outcome as CuckooOutcome
 from firmware_host.referee.referee import CommandError, Mode, Referee, Settings
 from firmware_host.referee.signals import (
     CorrectionCause,
@@ -41,8 +43,6 @@ from firmware_host.referee.signals import (
     TurnStarted,
 )
 from firmware_host.referee.turn import Turn
-from firmware_host.rules import Move, Nest, Piece, Position, Rule, Side, WinCondition
-from firmware_host.rules import Outcome as CuckooOutcome
 from hardware.display import HEIGHT, WIDTH, render
 from hardware.outputs import Blink, Screen
 from tests.referee_helpers import referee_for

@@ -8,7 +8,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host.rules import PASS, Kind, Move, Nest, Outcome, Piece, Position, Side, WinCondition, perft
+from firmware_host.games.cuckoo.rules import PASS, Kind, Move, Nest, Outcome, Piece, Position, Side, WinCondition, perft
 from tests import reference_rules
 
 NEST = Nest.default()

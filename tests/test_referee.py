@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_host.games.cuckoo.rules import DRAW, GameSet, Move, Outcome, Position, Rule, Side, WinCondition
 from firmware_host.referee.referee import CommandError, Mode, Settings
 from firmware_host.referee.sensing import Timing
 from firmware_host.referee.signals import (
@@ -26,7 +27,6 @@ from firmware_host.referee.signals import (
     TakenBack,
     TurnStarted,
 )
-from firmware_host.rules import DRAW, GameSet, Move, Outcome, Position, Rule, Side, WinCondition
 from tests.helpers import setup
 from tests.referee_helpers import Table
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
+from firmware_host.games.cuckoo.rules import Position
 from firmware_host.referee.sensor_log import write_sensor_log
-from firmware_host.rules import Position
 from tests.hand_model import Hand
 from tests.helpers import play
 from tests.referee_helpers import random_game

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.referee.referee import CommandError, Mode, Settings
 from firmware_host.referee.signals import (
     ComputerMove,
@@ -16,7 +17,6 @@ from firmware_host.referee.signals import (
     TakenBack,
     TurnStarted,
 )
-from firmware_host.rules import Move, Position, Side
 from tests.helpers import setup
 from tests.referee_helpers import Table
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from firmware_host.games.cuckoo.rules import Nest
 from firmware_host.referee.signals import CorrectionNeeded, MoveAccepted, MoveQuestion, MoveRefused, Signal
-from firmware_host.rules import Nest
 from tests.hand_model import Played, play_game
 from tests.referee_helpers import random_game, referee_for, replay
 

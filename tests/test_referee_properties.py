@@ -9,6 +9,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_host.games.cuckoo.rules import Move, Nest, Position
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.sensor_log import SensorEvent
 from firmware_host.referee.signals import (
@@ -22,7 +23,6 @@ from firmware_host.referee.signals import (
     Signal,
     TakenBack,
 )
-from firmware_host.rules import Move, Nest, Position
 from tests.hand_model import Hand
 from tests.referee_helpers import accepted, feed, random_game, referee_for, settle
 

@@ -3,11 +3,11 @@ shown and only its copy is accepted; each move accepted goes to the session."""
 
 from __future__ import annotations
 
+from firmware_host.games.cuckoo.rules import Position, Side
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.signals import ComputerMove, MoveAccepted, MoveRefused, Signal
 from firmware_host.remote.seat import RemoteSeat
 from firmware_host.remote.session import MoveCopied
-from firmware_host.rules import Position, Side
 from tests.referee_helpers import Table
 from tests.remote_helpers import JOINER, OFFERER, Network, pair
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from firmware_host.games.cuckoo.rules import Nest
 from firmware_host.referee.sensing import (
     CellChanged,
     FaultCleared,
@@ -12,7 +13,6 @@ from firmware_host.referee.sensing import (
     Touched,
 )
 from firmware_host.referee.signals import SensorProblem
-from firmware_host.rules import Nest
 
 CELLS = Nest.default().cells
 

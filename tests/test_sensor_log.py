@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_host.games.cuckoo import CuckooGame
+from firmware_host.games.cuckoo.rules import Nest, Position
 from firmware_host.referee.sensor_log import (
     SensorEvent,
     SensorLogError,
@@ -15,7 +16,6 @@ from firmware_host.referee.sensor_log import (
     stream_sensor_log,
     write_sensor_log,
 )
-from firmware_host.rules import Nest, Position
 
 NEST = Nest.default()
 GAME = CuckooGame(NEST)

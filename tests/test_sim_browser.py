@@ -27,7 +27,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, WebSocket, expect, sync_playwright
 
-from firmware_host.rules import Kind, Move, Nest, Position, Side
+from firmware_host.games.cuckoo.rules import Kind, Move, Nest, Position, Side
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

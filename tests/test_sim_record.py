@@ -13,8 +13,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.daemon.config import load_config
+from firmware_host.games.cuckoo.rules import Move, Position
 from firmware_host.referee.signals import MoveAccepted, Signal
-from firmware_host.rules import Move, Position
 from firmware_host.web.picture import Picture
 from tests.hand_model import Hand, random_moves
 from tests.sim_helpers import connect, simulated

@@ -16,7 +16,7 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.daemon.config import load_config
-from firmware_host.rules import Move, Position, Side
+from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.web.protocol import MAX_MESSAGE_BYTES
 from firmware_host.web.server import PIN_TRIES, WebServer
 from sim.simulator import replay_pause_s

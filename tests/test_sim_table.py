@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.rules import Nest, Position, Side
+from firmware_host.games.cuckoo.rules import Nest, Position, Side
 from sim.table import PUSH_OFF_GAP_S, Table, TableError
 
 NEST = Nest.default()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.games.cuckoo import CuckooGame
+from firmware_host.games.cuckoo.rules import Move, Nest, Outcome, Position, Side, WinCondition
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import (
@@ -20,7 +21,6 @@ from firmware_host.referee.signals import (
     TurnStarted,
 )
 from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StorageUnavailableError, StoreError
-from firmware_host.rules import Move, Nest, Outcome, Position, Side, WinCondition
 from tests.helpers import play as play_moves
 from tests.helpers import setup
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from firmware_host.cli import main
 from firmware_host.cli.game import read_typed_move
 from firmware_host.games import load_game
-from firmware_host.rules import Side
+from firmware_host.games.cuckoo.rules import Side
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
 CUCKOO = load_game("cuckoo")

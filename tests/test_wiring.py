@@ -13,7 +13,7 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.daemon.config import Config, load_config
-from firmware_host.rules import Nest, Position, Side
+from firmware_host.games.cuckoo.rules import Nest, Position, Side
 from firmware_host.schematic import PHYSICAL, schematic_svg
 from firmware_host.wiring import BUILD, SCHEMATIC, bill_of_materials, pi_setup_text, render_wiring
 from tests.test_calibrate import walk_the_nest

@@ -219,7 +219,7 @@ class GameSet:
     count. The side that starts alternates from game to game, drawn games included: a
     replayed game is started by the other side.
 
-    >>> from firmware_host.rules import Outcome, WinCondition
+    >>> from firmware_host.games.cuckoo.rules import Outcome, WinCondition
     >>> games = GameSet(first_starter=Side.BLUE)
     >>> games = games.record(Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED))
     >>> games.score, games.next_starter

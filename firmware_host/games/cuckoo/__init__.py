@@ -1,6 +1,6 @@
 """Operation Cuckoo behind the interface every game has (:class:`~firmware_host.games.base.Game`):
-its rules (:mod:`firmware_host.rules`), its computer opponent
-(:mod:`firmware_host.engine`), its pictures (:mod:`firmware_host.drawing`) and its words.
+its rules (:mod:`firmware_host.games.cuckoo.rules`), its computer opponent
+(:mod:`firmware_host.games.cuckoo.engine`), its pictures (:mod:`firmware_host.games.cuckoo.drawing`) and its words.
 
 >>> game = load(None)
 >>> position = game.start("standard", Side.RED)
@@ -17,11 +17,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from firmware_host.drawing import nest_svg, text_diagram
-from firmware_host.engine import LEVELS, Engine, Limits, SearchResult, level
 from firmware_host.errors import NotationError
 from firmware_host.games.base import ComputerChoice, ComputerLevel
-from firmware_host.rules import DRAW, Kind, Move, Nest, Outcome, Piece, Position, Rule, Side, WinCondition, perft
+from firmware_host.games.cuckoo.drawing import nest_svg, text_diagram
+from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
+from firmware_host.games.cuckoo.rules import (
+    DRAW,
+    Kind,
+    Move,
+    Nest,
+    Outcome,
+    Piece,
+    Position,
+    Rule,
+    Side,
+    WinCondition,
+    perft,
+)
 
 NAME = "cuckoo"
 

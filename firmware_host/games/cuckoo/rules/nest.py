@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BoardFileError, NotationError
-from firmware_host.rules.pieces import Kind, Piece, Side
+from firmware_host.games.cuckoo.rules.pieces import Kind, Piece, Side
 from firmware_host.toml_checks import TomlChecker
 
 DEFAULT_NEST = "hexhex-5"

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 
-from firmware_host.engine.board import BoardTables
-from firmware_host.engine.evaluation import WIN, Evaluator
-from firmware_host.engine.search import GameOverError
-from firmware_host.rules import Move, Position
-from firmware_host.rules.bitboards import ONGOING, play
+from firmware_host.games.cuckoo.engine.board import BoardTables
+from firmware_host.games.cuckoo.engine.evaluation import WIN, Evaluator
+from firmware_host.games.cuckoo.engine.search import GameOverError
+from firmware_host.games.cuckoo.rules import Move, Position
+from firmware_host.games.cuckoo.rules.bitboards import ONGOING, play
 
 
 def random_move(position: Position, rng: random.Random) -> Move:

@@ -1,5 +1,5 @@
 """The search: iterative deepening alpha-beta (negamax with principal variation search)
-over the nodes of :mod:`firmware_host.engine.board`, with a transposition table, move
+over the nodes of :mod:`firmware_host.games.cuckoo.engine.board`, with a transposition table, move
 ordering, and a capture search at the horizon.
 
 Capturing is compulsory, so a position whose side to move has a capture has only
@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING
 
-from firmware_host.engine.board import BoardTables
-from firmware_host.engine.evaluation import NOT_QUIET, WIN, WIN_BOUND, Evaluator
 from firmware_host.errors import NestrefError
-from firmware_host.rules import PASS, Move, Nest, Position
-from firmware_host.rules.bitboards import ONGOING, State, origin_bit, play, target_bit
+from firmware_host.games.cuckoo.engine.board import BoardTables
+from firmware_host.games.cuckoo.engine.evaluation import NOT_QUIET, WIN, WIN_BOUND, Evaluator
+from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position
+from firmware_host.games.cuckoo.rules.bitboards import ONGOING, State, origin_bit, play, target_bit
 
 if TYPE_CHECKING:
-    from firmware_host.engine.levels import Level
+    from firmware_host.games.cuckoo.engine.levels import Level
 
 MAX_PLY = 96  # no line is searched deeper than this (a game is rarely this long)
 INFINITY = WIN + 1_000

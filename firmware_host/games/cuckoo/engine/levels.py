@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_host.engine.search import Limits
 from firmware_host.errors import NestrefError
+from firmware_host.games.cuckoo.engine.search import Limits
 
 
 class UnknownLevelError(NestrefError, ValueError):

@@ -1,7 +1,7 @@
 """The bitboard layer: a nest's cells as the bits of an int, and the game's moves and
 results worked out on six such ints. It is the rules' one move-making and one outcome
-decision: :class:`~firmware_host.rules.Position` is built on it, and so is the
-computer opponent's search (``firmware_host/engine``), which needs positions without
+decision: :class:`~firmware_host.games.cuckoo.rules.Position` is built on it, and so is the
+computer opponent's search (``firmware_host/games/cuckoo/engine``), which needs positions without
 objects.
 
 **Bits.** Each cell of a nest gets one bit. Cells sit in rows of ``width`` bits with one
@@ -21,7 +21,7 @@ ready-made :class:`Move`, keyed by the bit of its target: generating moves is sh
 masking and looking up. The moves generated here carry their bits (:func:`origin_bit`,
 :func:`target_bit`), and :func:`play` takes only such moves.
 
->>> from firmware_host.rules import Nest, Position
+>>> from firmware_host.games.cuckoo.rules import Nest, Position
 >>> bits = bitboards_of(Nest.default())
 >>> state = bits.state_of(Position.from_lineup("standard").pieces(), RED)
 >>> moves = bits.legal_moves(state, RED)
@@ -40,9 +40,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from firmware_host.rules.moves import PASS, Move
-from firmware_host.rules.nest import Direction, Nest
-from firmware_host.rules.pieces import Kind, Piece, Side
+from firmware_host.games.cuckoo.rules.moves import PASS, Move
+from firmware_host.games.cuckoo.rules.nest import Direction, Nest
+from firmware_host.games.cuckoo.rules.pieces import Kind, Piece, Side
 
 State = tuple[int, int, int, int, int, int]
 """``(own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo)``: the side to
@@ -163,7 +163,7 @@ class Bitboards:
 
     def state_of(self, pieces: Mapping[str, Piece], colour: int) -> State:
         """The state of ``pieces`` (cell to piece, every cell on the nest, at most one
-        cuckoo a side: :class:`~firmware_host.rules.Position` checks) with ``colour``
+        cuckoo a side: :class:`~firmware_host.games.cuckoo.rules.Position` checks) with ``colour``
         to move."""
         boards = [[0, 0, 0], [0, 0, 0]]  # by colour: all pieces, long-range pieces, cuckoo
         bit_of = self.bit_of
@@ -279,7 +279,7 @@ def _moves(ways: _Generator, own: int, own_long: int, targets: int, empty: int) 
 
 def play(state: State, move: Move) -> State:
     """The state after ``move``, one of the moves this layer generated for ``state``
-    (or :data:`~firmware_host.rules.PASS` where it is legal), seen from the opponent,
+    (or :data:`~firmware_host.games.cuckoo.rules.PASS` where it is legal), seen from the opponent,
     who is then to move. Any other move gives a state that is no position of the game.
 
     >>> bits = bitboards_of(Nest.default())

@@ -29,8 +29,8 @@ The terms, each for the side to move minus the same for its opponent:
 
 from __future__ import annotations
 
-from firmware_host.engine.board import BoardTables
-from firmware_host.rules.bitboards import State
+from firmware_host.games.cuckoo.engine.board import BoardTables
+from firmware_host.games.cuckoo.rules.bitboards import State
 
 WIN = 100_000
 """A won game, less the plies it takes: the search's mate-like scores."""

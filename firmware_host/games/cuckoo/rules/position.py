@@ -7,11 +7,11 @@ import re
 from collections.abc import Mapping
 
 from firmware_host.errors import NestrefError, NotationError
-from firmware_host.rules.bitboards import COLOURS, ONGOING, State, bitboards_of, play
-from firmware_host.rules.moves import Footprint, IllegalMove, IllegalMoveError, Move, Rule
-from firmware_host.rules.nest import Nest
-from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
-from firmware_host.rules.pieces import Kind, Piece, Side
+from firmware_host.games.cuckoo.rules.bitboards import COLOURS, ONGOING, State, bitboards_of, play
+from firmware_host.games.cuckoo.rules.moves import Footprint, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.games.cuckoo.rules.nest import Nest
+from firmware_host.games.cuckoo.rules.outcome import DRAW, Outcome, WinCondition
+from firmware_host.games.cuckoo.rules.pieces import Kind, Piece, Side
 
 _NFN_ROW_TOKEN = re.compile(r"[1-9][0-9]*|[EWCewc]|(.)", re.DOTALL)
 

@@ -1,10 +1,10 @@
 """The search's view of a nest: the rules' bitboard layer
-(:mod:`firmware_host.rules.bitboards`) and the Zobrist keys of its states.
+(:mod:`firmware_host.games.cuckoo.rules.bitboards`) and the Zobrist keys of its states.
 
 A node of the search is a state of the bitboard layer, the colour to move and the
 state's Zobrist key: three plain values, made without objects. Moves are made by the
-layer's :func:`~firmware_host.rules.bitboards.play` and results decided by its
-:meth:`~firmware_host.rules.bitboards.Bitboards.verdict`; this module only keys the
+layer's :func:`~firmware_host.games.cuckoo.rules.bitboards.play` and results decided by its
+:meth:`~firmware_host.games.cuckoo.rules.bitboards.Bitboards.verdict`; this module only keys the
 states from scratch; the search keys its nodes move by move, from what changed
 (``search.py``), and a test checks those keys against these. The moves are the
 layer's own :class:`Move` values, so a move the search picks is equal to one of
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from firmware_host.rules import Nest, Position
-from firmware_host.rules.bitboards import COLOURS, State, bitboards_of, origin_bit, target_bit
+from firmware_host.games.cuckoo.rules import Nest, Position
+from firmware_host.games.cuckoo.rules.bitboards import COLOURS, State, bitboards_of, origin_bit, target_bit
 
 ZOBRIST_SEED = 0x0C0C_C00  # fixed: the keys are the same on every machine and in every run
 """The seed of the Zobrist keys; they do not depend on an engine's own seed."""

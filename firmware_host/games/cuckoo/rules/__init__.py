@@ -1,7 +1,7 @@
 """The rules engine of Operation Cuckoo (``docs/rules.md``): pure code, no I/O but reading a
 board file.
 
->>> from firmware_host.rules import Move, Position
+>>> from firmware_host.games.cuckoo.rules import Move, Position
 >>> position = Position.from_lineup("standard")
 >>> position.push(Move.from_text("c3-c4"))
 Move(origin='c3', target='c4', is_capture=False)
@@ -10,12 +10,12 @@ Move(origin='c3', target='c4', is_capture=False)
 """
 
 from firmware_host.games.base import GameSet
-from firmware_host.rules.moves import PASS, Footprint, IllegalMove, IllegalMoveError, Move, Rule
-from firmware_host.rules.nest import Direction, Lineup, Nest
-from firmware_host.rules.outcome import DRAW, Outcome, WinCondition
-from firmware_host.rules.perft import divide, perft
-from firmware_host.rules.pieces import Kind, Piece, Side
-from firmware_host.rules.position import Position, PositionError
+from firmware_host.games.cuckoo.rules.moves import PASS, Footprint, IllegalMove, IllegalMoveError, Move, Rule
+from firmware_host.games.cuckoo.rules.nest import Direction, Lineup, Nest
+from firmware_host.games.cuckoo.rules.outcome import DRAW, Outcome, WinCondition
+from firmware_host.games.cuckoo.rules.perft import divide, perft
+from firmware_host.games.cuckoo.rules.pieces import Kind, Piece, Side
+from firmware_host.games.cuckoo.rules.position import Position, PositionError
 
 __all__ = [
     "DRAW",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from firmware_host.rules import Nest, Piece, Position, Side
+from firmware_host.games.cuckoo.rules import Nest, Piece, Position, Side
 
 _CELL_SIZE = 34.0  # centre to corner, in SVG units
 _COLOURS = {Side.RED: "#c62828", Side.BLUE: "#1565c0"}

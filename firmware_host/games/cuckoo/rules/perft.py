@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from firmware_host.rules.moves import Move
-from firmware_host.rules.position import Position
+from firmware_host.games.cuckoo.rules.moves import Move
+from firmware_host.games.cuckoo.rules.position import Position
 
 
 def perft(position: Position, depth: int) -> int:

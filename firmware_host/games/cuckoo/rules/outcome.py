@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from firmware_host.rules.pieces import Side
+from firmware_host.games.cuckoo.rules.pieces import Side
 
 
 class WinCondition(IntEnum):
