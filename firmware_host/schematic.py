@@ -10,7 +10,7 @@ the same wire), so that the drawing stays readable at 64 crossings.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
 
 from firmware_host.daemon.config import SPI_CE_PINS, Config
 
@@ -58,7 +58,8 @@ def _net(gpio: int | str) -> str:
 
 
 def _text(x: float, y: float, text: str, *, size: int = 12, anchor: str = "start", extra: str = "") -> str:
-    return f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}"{extra}>{escape(text)}</text>'
+    body = escape(text, quote=False)
+    return f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}"{extra}>{body}</text>'
 
 
 def _line(x1: float, y1: float, x2: float, y2: float, colour: str = _WIRE, width: float = 1.5) -> str:
@@ -321,7 +322,7 @@ def schematic_svg(config: Config) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         'font-family="sans-serif">',
-        f"<title>nestref: the schematic of the nest {escape(config.game.board.name)}</title>",
+        f"<title>nestref: the schematic of the nest {escape(config.game.board.name, quote=False)}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
         _text(20, 30, f"nestref: wiring the nest {config.game.board.name}", size=18, extra=' font-weight="bold"'),
         *_header(config),

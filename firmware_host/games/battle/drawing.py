@@ -4,8 +4,8 @@ drawing what they are given; the game hands them what a spectator may see."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
 from typing import Any
-from xml.sax.saxutils import escape
 
 from firmware_host.games.base import Side
 from firmware_host.games.battle.field import Field
@@ -40,7 +40,7 @@ def field_svg(field: Field, pieces: Mapping[str, Any] | None = None) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-margin:.1f} {-margin:.1f} {width + 2 * margin:.1f} '
         f'{height + 2 * margin:.1f}" width="{width + 2 * margin:.0f}" height="{height + 2 * margin:.0f}" '
         'font-family="sans-serif">',
-        f"<title>{escape(field.name)}</title>",
+        f"<title>{escape(field.name, quote=False)}</title>",
         f'<rect x="{-margin:.1f}" y="{-margin:.1f}" width="{width + 2 * margin:.1f}" '
         f'height="{height + 2 * margin:.1f}" fill="white"/>',
         f'<text x="{width / 2:.1f}" y="{-10:.1f}" text-anchor="middle" font-size="15" '
@@ -68,12 +68,12 @@ def field_svg(field: Field, pieces: Mapping[str, Any] | None = None) -> str:
                     f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{_SQUARE - 2 * inset:.1f}" '
                     f'height="{_SQUARE - 2 * inset:.1f}" rx="5" fill="{_COLOURS[piece.side]}"/>'
                     f'<text x="{x + _SQUARE / 2:.1f}" y="{y + _SQUARE / 2 + 6:.1f}" text-anchor="middle" '
-                    f'font-size="17" font-weight="bold" fill="white">{escape(piece.letter)}</text>'
+                    f'font-size="17" font-weight="bold" fill="white">{escape(piece.letter, quote=False)}</text>'
                 )
             elif not field.is_lake(square):
                 parts.append(
                     f'<text x="{x + _SQUARE / 2:.1f}" y="{y + _SQUARE / 2 + 4:.1f}" text-anchor="middle" '
-                    f'font-size="12" fill="#666">{escape(square)}</text>'
+                    f'font-size="12" fill="#666">{escape(square, quote=False)}</text>'
                 )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

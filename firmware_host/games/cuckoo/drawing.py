@@ -5,7 +5,7 @@ draws as it is printed."""
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
+from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
 
 from firmware_host.games.cuckoo.rules import Nest, Piece, Position, Side
 
@@ -33,7 +33,7 @@ def nest_svg(nest: Nest, pieces: dict[str, Piece] | None = None) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
         f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
-        f"<title>{escape(nest.name)}</title>",
+        f"<title>{escape(nest.name, quote=False)}</title>",
         f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="white"/>',
         f'<text x="{(min(xs) + max(xs)) / 2:.1f}" y="{top + 20:.1f}" text-anchor="middle" font-size="16" '
         f'fill="{_COLOURS[Side.BLUE]}">blue (north)</text>',
@@ -60,7 +60,7 @@ def nest_svg(nest: Nest, pieces: dict[str, Piece] | None = None) -> str:
         label_size = 11 if piece else 14
         parts.append(
             f'<text x="{x:.1f}" y="{label_y:.1f}" text-anchor="middle" font-size="{label_size}" '
-            f'fill="#333">{escape(cell)}</text>'
+            f'fill="#333">{escape(cell, quote=False)}</text>'
         )
     bottom = max(ys) + margin
     parts.append(
