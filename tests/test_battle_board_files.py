@@ -10,8 +10,8 @@ import pytest
 
 from firmware_host.errors import BoardFileError
 from firmware_host.games import load_game
-from firmware_host.games.base import Side
-from firmware_host.games.battle import load, perft
+from firmware_host.games.base import Side, perft
+from firmware_host.games.battle import load
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.position import Position
 from tests.test_battle_rules import CLASSIC_TEXT, moves

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.games import load_game
-from firmware_host.games.base import Side, divide
-from firmware_host.games.battle import perft
+from firmware_host.games.base import Side, divide, perft
 from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.position import Position

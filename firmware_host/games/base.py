@@ -460,6 +460,28 @@ class Game(Protocol):
         ...
 
 
+TIME_LOSS = "time"
+"""How a record keeps a loss on time (a clock ran out), whatever the game: every game's
+:meth:`Game.outcome_record` gives it as the ``how`` of :meth:`Game.time_loss`."""
+
+
+def perft(position: Position, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from ``position``, by the
+    :class:`Position` protocol alone (a game may count faster on its own structures);
+    ``position`` ends unchanged."""
+    if depth == 0:
+        return 1
+    moves = position.legal_moves()
+    if depth == 1:
+        return len(moves)
+    count = 0
+    for move in moves:
+        position.push(move)
+        count += perft(position, depth - 1)
+        position.pop()
+    return count
+
+
 def divide(game: Game, position: Position, depth: int) -> list[tuple[Move, int]]:
     """Perft split by first move: each legal move with the perft of ``depth - 1`` after
     it. ``depth`` must be at least 1."""

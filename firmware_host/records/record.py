@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Position, Side
+from firmware_host.games.base import TIME_LOSS, Game, Position, Side
 
 RESULTS = ("red", "blue", "draw", "*")
 """A game's result: the side that won, a draw, or ``*`` for a game not finished."""
 
 RESIGNATION = "resignation"
-TIME = "time"
+TIME = TIME_LOSS
 DRAW = "draw"
 ABANDONED = "abandoned"
 UNTERMINATED = "unterminated"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NotationError
-from firmware_host.games.base import Side
+from firmware_host.games.base import Side, perft
 from firmware_host.games.battle.army import Movement, Rank, Role
 from firmware_host.games.battle.computer import LEVELS, BattleComputer
 from firmware_host.games.battle.drawing import field_svg, text_diagram
@@ -197,26 +197,6 @@ class BattleGame:
 
     def perft(self, position: Position, depth: int) -> int:
         return perft(position, depth)
-
-
-def perft(position: Position, depth: int) -> int:
-    """The number of move sequences of length ``depth`` from ``position``; a finished game
-    has none. ``position`` ends unchanged.
-
-    >>> perft(Position.from_lineup(Field.default(), "demo", Side.RED), 2)
-    396
-    """
-    if depth == 0:
-        return 1
-    moves = position.legal_moves()
-    if depth == 1:
-        return len(moves)
-    count = 0
-    for move in moves:
-        position.push(move)
-        count += perft(position, depth - 1)
-        position.pop()
-    return count
 
 
 @cache

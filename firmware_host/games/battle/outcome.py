@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from firmware_host.games.base import Side
+from firmware_host.games.base import TIME_LOSS, Side
 
 
 class Ending(Enum):
@@ -18,7 +18,7 @@ class Ending(Enum):
     """The loser, to move, had no legal move (only Bombs and its Flag left, or blocked in)."""
     NEITHER_CAN_MOVE = "neither-can-move"
     """Neither side has a legal move: a draw."""
-    TIME = "time"
+    TIME = TIME_LOSS
     """The loser's clock ran out."""
 
 

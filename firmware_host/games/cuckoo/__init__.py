@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NotationError
-from firmware_host.games.base import ComputerChoice, ComputerLevel
+from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel
 from firmware_host.games.cuckoo.drawing import nest_svg, text_diagram
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
 from firmware_host.games.cuckoo.rules import (
@@ -76,9 +76,6 @@ HOW_TO_PLAY = (
 )
 
 
-TIME = "time"  # how the record keeps a loss on time (a clock ran out)
-
-
 class CuckooGame:
     """Operation Cuckoo on one nest."""
 
@@ -131,13 +128,13 @@ class CuckooGame:
 
     def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
         if outcome.on_time:
-            return outcome.to_text(), TIME
+            return outcome.to_text(), TIME_LOSS
         return outcome.to_text(), None if outcome.condition is None else str(int(outcome.condition))
 
     def outcome_from_record(self, result: str, how: str | None) -> Outcome:
         if result == "draw":
             return DRAW
-        if how == TIME:
+        if how == TIME_LOSS:
             return Outcome(Side.from_text(result), None, on_time=True)
         try:
             condition = None if how is None else WinCondition(int(how))
