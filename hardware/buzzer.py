@@ -66,6 +66,8 @@ class _Schedule:
 
     def due(self, now: float) -> tuple[bool, float | None]:
         """Whether the tune still plays at ``now``, and the note then (None: a rest)."""
+        if not self.notes:  # asked at every turn of the loop: nothing playing is the rule
+            return False, None
         for end, frequency in self.notes:
             if now < end:
                 return True, frequency

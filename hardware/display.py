@@ -18,8 +18,9 @@ from hardware.errors import DeviceError
 from hardware.outputs import Screen, WiringErrors
 
 WIDTH, HEIGHT = 128, 64
-_FONT = proportional(CP437_FONT)
-_SMALL = proportional(TINY_FONT)
+LINE_FONT = proportional(CP437_FONT)  # the headline and the lines
+FOOTER_FONT = proportional(TINY_FONT)
+LINE_WIDTH = WIDTH - 4  # a line's and the footer's, from x = 2 to 2 pixels short of the edge
 
 
 def _fit(line: str, font: Any, width: int) -> str:
@@ -37,11 +38,11 @@ def render(screen: Screen) -> Image.Image:
     draw = ImageDraw.Draw(image)
     # The headline: drawn at 8 pixels, then doubled unless that is too wide; an alert
     # is dark letters on a lit band.
-    headline = _fit(screen.headline, _FONT, WIDTH)
-    width = textsize(headline, font=_FONT)[0]
+    headline = _fit(screen.headline, LINE_FONT, WIDTH)
+    width = textsize(headline, font=LINE_FONT)[0]
     ink, paper = (0, 1) if screen.alert else (1, 0)
     small = Image.new("1", (max(width, 1), 8), paper)
-    text(ImageDraw.Draw(small), (0, 0), headline, fill=ink, font=_FONT)
+    text(ImageDraw.Draw(small), (0, 0), headline, fill=ink, font=LINE_FONT)
     scale = 2 if width * 2 <= WIDTH - 4 else 1
     big = small.resize((small.width * scale, 8 * scale), Image.Resampling.NEAREST)
     band = 8 * 2 + 2
@@ -49,10 +50,10 @@ def render(screen: Screen) -> Image.Image:
         draw.rectangle((0, 0, WIDTH - 1, band - 1), fill=1)
     image.paste(big, ((WIDTH - big.width) // 2, 1))
     for row, line in enumerate(screen.lines[:3]):
-        text(draw, (2, band + 2 + row * 10), _fit(line, _FONT, WIDTH - 4), fill=1, font=_FONT)
+        text(draw, (2, band + 2 + row * 10), _fit(line, LINE_FONT, LINE_WIDTH), fill=1, font=LINE_FONT)
     if screen.footer:
         draw.line((0, HEIGHT - 9, WIDTH - 1, HEIGHT - 9), fill=1)
-        text(draw, (2, HEIGHT - 7), _fit(screen.footer, _SMALL, WIDTH - 4), fill=1, font=_SMALL)
+        text(draw, (2, HEIGHT - 7), _fit(screen.footer, FOOTER_FONT, LINE_WIDTH), fill=1, font=FOOTER_FONT)
     return image
 
 

@@ -15,15 +15,7 @@ from hypothesis import strategies as st
 from luma.core.legacy import text
 from PIL import Image, ImageDraw
 
-from firmware_host.daemon.oled_words import (
-    FOOTER_FONT,
-    LINE_FONT,
-    LINE_WIDTH,
-    MAX_HEADLINE_WIDTH,
-    MAX_LINES,
-    fits,
-    text_width,
-)
+from firmware_host.daemon.oled_words import MAX_HEADLINE_WIDTH, MAX_LINES, fits, text_width
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Piece, Position, Rule, Side, WinCondition
@@ -43,7 +35,7 @@ from firmware_host.referee.signals import (
     TurnStarted,
 )
 from firmware_host.referee.turn import Turn
-from hardware.display import HEIGHT, WIDTH, render
+from hardware.display import FOOTER_FONT, HEIGHT, LINE_FONT, LINE_WIDTH, WIDTH, render
 from hardware.outputs import Blink, Screen
 from tests.referee_helpers import referee_for
 

@@ -9,17 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from luma.core.legacy import textsize
-from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
 
-from hardware.display import WIDTH
+from hardware.display import FOOTER_FONT, LINE_FONT, LINE_WIDTH, WIDTH
 
-# What hardware/display.py draws with: its lines in luma's CP437 font and its footer in
-# the tiny one, both proportional, from x = 2 to 2 pixels short of the edge; a line
-# wider than that it cuts short with "..". The fonts are said again here because the
-# driver keeps them to itself: tests/test_display.py checks that the two agree.
-LINE_FONT = proportional(CP437_FONT)
-FOOTER_FONT = proportional(TINY_FONT)
-LINE_WIDTH = WIDTH - 4  # pixels
+# What hardware/display.py draws with (its fonts, and the width of a line: a line wider
+# than that it cuts short with ".."), measured here so that nothing is cut.
 MAX_LINES = 3  # below the headline, above the footer
 MAX_HEADLINE_WIDTH = WIDTH  # at 8 pixels; the driver doubles it when it fits
 

@@ -53,15 +53,14 @@ def serve(
             loop.add_signal_handler(signum, stop.set)
         try:
             daemon.start()
-            if server is not None:
-                try:
-                    url = await server.start()
-                except OSError as error:
-                    if cannot_serve is not None:
-                        raise cannot_serve(server, error) from None
-                    where = f"{server.host}:{server.port}"
-                    raise HardwareError(f"web page: cannot serve on {where}: {error.strerror}") from None
-                started(url)
+            try:
+                url = await server.start()
+            except OSError as error:
+                if cannot_serve is not None:
+                    raise cannot_serve(server, error) from None
+                where = f"{server.host}:{server.port}"
+                raise HardwareError(f"web page: cannot serve on {where}: {error.strerror}") from None
+            started(url)
             await daemon.run(stop)
         except NestrefError:
             raise
@@ -70,8 +69,7 @@ def serve(
             raise
         finally:
             stopping()
-            if server is not None:
-                await server.stop()
+            await server.stop()
             daemon.close()
 
     asyncio.run(main())
