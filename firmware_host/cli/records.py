@@ -73,7 +73,7 @@ def _result(game: Game, summary: GameSummary) -> str:
         words = game.outcome_words(game.outcome_from_record(summary.result, summary.how))
     except NestrefError:  # a game the record keeps in words this nestref does not know
         words = summary.how or ""
-    return f"{summary.result}: {words}" if summary.result != "draw" else f"draw: {words}"
+    return f"{summary.result}: {words}"
 
 
 def run_export(args: argparse.Namespace, out: TextIO) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import TIME_LOSS, Game, Position, Side
+from firmware_host.games.base import TIME_LOSS, Game, Position
 
 RESULTS = ("red", "blue", "draw", "*")
 """A game's result: the side that won, a draw, or ``*`` for a game not finished."""
@@ -238,16 +238,6 @@ def is_lenient(game: Game, start_position: str, events: Sequence[Event]) -> bool
         elif isinstance(event, TakeBack) and position.move_stack:
             position.pop()
     return False
-
-
-def starter_of(game: Game, start_position: str) -> Side:
-    """The side to move first from ``start_position``."""
-    return game.read_position(start_position).turn
-
-
-def lineup_start(game: Game, lineup: str, starter: Side) -> str:
-    """The start position of ``lineup`` with ``starter`` to move, in the game's notation."""
-    return game.start(lineup, starter).to_text()
 
 
 def other_tags(tags: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

@@ -119,10 +119,18 @@ class History:
             number=number,
             tags=tuple(tags),
         )
+
+        def where(_: int | None) -> str:
+            return f"game {game_id}"
+
         try:
-            if is_lenient(self.game, start, events):
+            try:
+                check_record(record, self.game, where=where)
+            except NestrefError:  # a move only a lenient referee lets stand, maybe: replayed again only then
+                if not is_lenient(self.game, start, events):
+                    raise
                 record = replace(record, lenient=True)
-            check_record(record, self.game, where=lambda _: f"game {game_id}")
+                check_record(record, self.game, where=where)
         except NestrefError as error:  # another game's, or a record edited by hand
             raise StoreError(f"{self.path}: game {game_id} cannot be read as a record: {error}") from None
         return record
