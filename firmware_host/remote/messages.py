@@ -66,11 +66,6 @@ def new_code(random: Random) -> str:
     return "".join(random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def new_nest_id(random: Random) -> str:
-    """A fresh name for one nest's side of a game (what its messages are told by)."""
-    return "".join(random.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(12))
-
-
 def check_code(code: str) -> str:
     """``code`` in capitals, if it is a game code; raises :class:`MessageError` if not.
 
@@ -363,7 +358,7 @@ def _read_state(value: dict[str, Any], kind: Kind, game: Game) -> StateMessage:
         raise MessageError(f"desync: a reason is a string of 1 to {MAX_REASON_CHARS} characters, or null")
     if (kind is Kind.DESYNC) != (desync is not None):
         raise MessageError("desync: a reason comes with a desync message, and only with one")
-    last_move = _last_move(value, kind, game, set_record, side) if has_last_move else None
+    last_move = _last_move(value, kind, set_record, positions, side) if has_last_move else None
     return StateMessage(
         kind=kind,
         code=_code(value),
@@ -428,7 +423,9 @@ def replay(game: Game, lineup: str, starter: Side, record: tuple[str, ...], wher
     return position
 
 
-def _last_move(value: dict[str, Any], kind: Kind, game: Game, set_record: SetRecord, side: Side) -> LastMove:
+def _last_move(
+    value: dict[str, Any], kind: Kind, set_record: SetRecord, positions: list[Position], side: Side
+) -> LastMove:
     number = _integer(value, "game_number", 0, set_record.game_number)
     record = set_record.finished[number].record if number < set_record.game_number else set_record.record
     ply = _integer(value, "ply", 1, MAX_PLIES)
@@ -437,16 +434,17 @@ def _last_move(value: dict[str, Any], kind: Kind, game: Game, set_record: SetRec
     move = _string(value, "move", MAX_MOVE_CHARS)
     if move != record[-1]:
         raise MessageError(f"move: {move!r}, but the record's last move is {record[-1]!r}")
-    before = replay(game, set_record.lineup, set_record.starter(number), record[:-1], "record")
+    after = positions[number]  # the record replayed already: the position after its last move
+    before = after.copy()
+    before.pop()
     mover = before.turn
     if kind is Kind.MOVE and mover is not side:
         raise MessageError(f"move: {move!r} is {mover.label}'s, not the sender's ({side.label})")
     if kind is Kind.ACK and mover is side:
         raise MessageError(f"move: {move!r} is the sender's own ({side.label}): only the other side's is acked")
-    before.push(game.read_move(move))
     position = _string(value, "position", MAX_POSITION_CHARS)
-    if position != before.to_text():
-        raise MessageError(f"position: {position!r} is not the position the record reaches ({before.to_text()!r})")
+    if position != after.to_text():
+        raise MessageError(f"position: {position!r} is not the position the record reaches ({after.to_text()!r})")
     return LastMove(number, ply, move, position)
 
 

@@ -321,7 +321,6 @@ class Session:
         self._peer_proposal: Proposal | None = None  # announced, not answered
         self._incoming: ShowMove | None = None  # their move, shown, not yet copied
         self._peer_progress: tuple[int, int, int] = (-1, -1, -1)
-        self._peer_record: SetRecord | None = None
         self._copied_ply = 0  # our last move known to be copied there
         self.phase = Phase.SET_OVER if record.is_set_over() else Phase.PLAYING
         self.desync_reason: str | None = None
@@ -478,7 +477,6 @@ class Session:
         if self.phase is Phase.DESYNC:
             return Step()
         self._peer_progress = message.set_record.progress
-        self._peer_record = message.set_record
         if message.desync is not None:
             return self._desync(f"the other nest stopped: {message.desync}", now, tell=False)
         try:
