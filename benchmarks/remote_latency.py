@@ -33,7 +33,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from benchmarks.stats import percentile
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
-from firmware_host.remote.link import BrokerSettings, close_sockets
+from firmware_host.remote.broker import BrokerSettings
+from firmware_host.remote.link import close_sockets
 from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Event, ShowMove
 from tests.broker import Broker

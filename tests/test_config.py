@@ -98,7 +98,7 @@ def test_a_custom_board_file_next_to_the_config(tmp_path):
     ("text", "key", "message"),
     [
         ("[game]\ncolour = 1\n", "game.colour", "unknown key"),
-        ("[gmae]\n", "gmae", "unknown key (expected one of: buttons, cell_lights"),
+        ("[gmae]\n", "gmae", "unknown key (expected one of: broker, buttons, cell_lights"),
         ("[status_lights]\nerror = 4\n", "status_lights.error", "GPIO4 is already used by sensors.gpio.rows (row 0)"),
         ("[buttons]\nconfirm = 26\n", "buttons.confirm", "GPIO26 is already used by status_lights.red_turn"),
         ("[status_lights]\nerror = 2\n", "status_lights.error", "GPIO2 is already used by display: I2C1 SDA"),

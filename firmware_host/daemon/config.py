@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from firmware_host.games.base import Board, Game, Side
 from firmware_host.logs import LEVELS as LOG_LEVELS
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensing import Timing
+from firmware_host.remote.broker import BrokerSettings, LinkError
 from firmware_host.toml_checks import TomlChecker
 from hardware.sensors import Crossing
 
@@ -102,6 +103,7 @@ class Config:
     web_hosts: tuple[str, ...] = ()  # names the web page may be reached by, besides its addresses and localhost
     clock: TimeControl | None = None  # each side's time control; None: no clock
     sound: Sound = Sound()
+    broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -217,6 +219,7 @@ class _ConfigReader(TomlChecker):
             web_hosts=web_hosts,
             clock=self.clock(data["clock"]),
             sound=self.sound(data["sound"]),
+            broker=self.broker(data["broker"]),
         )
         self.check_pins(config)
         return config
@@ -277,6 +280,33 @@ class _ConfigReader(TomlChecker):
             buzzer=self.string(data["buzzer"], "sound.buzzer", BUZZERS),
             move_accepted=self.boolean(data["move_accepted"], "sound.move_accepted"),
         )
+
+    def broker(self, data: dict[str, Any]) -> BrokerSettings | None:
+        """``broker.url`` ("" for none), with the password from ``broker.password_file``
+        (kept out of the config, which is often shared) and ``broker.ca_file``."""
+        url = self.string(data["url"], "broker.url").strip()
+        password_file = self.string(data["password_file"], "broker.password_file")
+        ca_file = self.string(data["ca_file"], "broker.ca_file")
+        if not url:
+            return None
+        try:
+            settings = BrokerSettings.from_url(url, ca_file=self.beside_config(ca_file) if ca_file else None)
+        except LinkError as error:
+            raise self.fail("broker.url", str(error)) from None
+        if settings.ca_file is not None and not Path(settings.ca_file).is_file():
+            raise self.fail("broker.ca_file", f"{settings.ca_file}: no such file")
+        if password_file:
+            if settings.password is not None:
+                raise self.fail("broker.password_file", "the url has a password already: give one or the other")
+            path = Path(self.beside_config(password_file))
+            try:
+                password = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as error:
+                raise self.fail("broker.password_file", f"{path}: cannot read it: {error}") from None
+            if not password:
+                raise self.fail("broker.password_file", f"{path}: the file is empty")
+            settings = replace(settings, password=password)
+        return settings
 
     def sensors(self, data: dict[str, Any]) -> Sensors:
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))

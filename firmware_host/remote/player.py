@@ -18,7 +18,8 @@ from collections.abc import Callable
 from random import Random
 
 from firmware_host.games.base import Game, Side
-from firmware_host.remote.link import BrokerSettings, MqttLink, game_topic, presence_topic, state_topic
+from firmware_host.remote.broker import BrokerSettings
+from firmware_host.remote.link import MqttLink, game_topic, presence_topic, state_topic
 from firmware_host.remote.messages import Join, MessageError, Offer, StateMessage, new_code, read_message
 from firmware_host.remote.session import (
     Event,
