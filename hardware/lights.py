@@ -16,7 +16,7 @@ from gpiozero.pins import Factory
 from luma.core.render import canvas
 
 from hardware.errors import DeviceError
-from hardware.outputs import Blink
+from hardware.outputs import Blink, next_change
 
 
 class StatusLights:
@@ -46,6 +46,10 @@ class StatusLights:
             if self._lit.get(name) != lit:
                 led.value = lit
                 self._lit[name] = lit
+
+    def next_change(self, now: float) -> float | None:
+        """When a light next turns on or off by its blinking (None: none blinks)."""
+        return next_change(self._lights.values(), now)
 
     def lit(self) -> dict[str, bool]:
         """Each light, and whether it is on now (as its pin is driven)."""
@@ -85,6 +89,10 @@ class CellLights:
         self._lit = lit
         self.frames += 1
         return True
+
+    def next_change(self, now: float) -> float | None:
+        """When a cell's light next turns on or off by its blinking (None: none blinks)."""
+        return next_change((blink for cell, blink in self._cells.items() if cell in self.mapping), now)
 
     def lit(self) -> frozenset[str]:
         """The cells whose LED is on now."""

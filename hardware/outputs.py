@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -31,6 +31,19 @@ class Blink(Enum):
             return False
         period = 1.0 if self is Blink.SLOW else 0.25
         return (now % period) < period / 2
+
+    def next_change(self, now: float) -> float | None:
+        """When the light next turns on or off after ``now`` (seconds); None for a
+        light that does not blink."""
+        if self is Blink.ON or self is Blink.OFF:
+            return None
+        half = 0.5 if self is Blink.SLOW else 0.125
+        return (now // half + 1) * half
+
+
+def next_change(blinks: Iterable[Blink], now: float) -> float | None:
+    """When the first of ``blinks`` next turns on or off, or None if none blinks."""
+    return min((change for blink in set(blinks) if (change := blink.next_change(now)) is not None), default=None)
 
 
 @dataclass(frozen=True)

@@ -11,21 +11,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from gpiozero.exc import PinSetInput
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.sensors import Crossing
 
 
 class ColumnPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
-    """A column input of the simulated matrix."""
+    """A column input of the simulated matrix. A read is one call and one set operation,
+    as a real pin's is one call into lgpio (``LGPIOPin._get_state``): the daemon's scan is
+    measured on these pins (benchmarks/daemon_speed.py), so they must cost no more."""
 
     def __init__(self, factory: MockFactory, info: Any, matrix: MockSwitchMatrix | None = None, column: int = 0):
         super().__init__(factory, info)
-        self.matrix = matrix
-        self.column = column
+        # The matrix's own sets, kept whole (never rebound): the rows closed on this
+        # column, and the rows driven low now.
+        self._closed: set[int] = matrix._closed_rows[column] if matrix is not None else set()
+        self._low: set[int] = matrix._low_rows if matrix is not None else set()
 
     def _get_state(self) -> bool:
-        if self._function == "input" and self.matrix is not None and self.matrix.pulls_low(self.column):
+        # Low while a closed switch connects it to a row driven low (an input only).
+        if self._function == "input" and not self._closed.isdisjoint(self._low):
             return False
         return bool(self._state)  # MockPin's own state, read as its _get_state does: one call less a read
 
@@ -44,15 +50,22 @@ class QuietPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
 class RowPin(QuietPin):
     """A row output of the simulated matrix: it tells the matrix when it is driven low,
     so that reading a column costs a set operation, about what a real pin's read costs
-    (rather than asking every row pin for its function and state at every read)."""
+    (rather than asking every row pin for its function and state at every read). A
+    write is one call, as a real pin's is (``LGPIOPin._set_state``)."""
 
     def __init__(self, factory: MockFactory, info: Any, matrix: MockSwitchMatrix | None = None, row: int = 0):
         super().__init__(factory, info)
-        self.matrix = matrix
+        self._low: set[int] | None = matrix._low_rows if matrix is not None else None
         self.row = row
 
     def _set_function(self, value: str) -> None:
         super()._set_function(value)
+        self._tell_matrix()
+
+    def _set_state(self, value: Any) -> None:
+        if self._function == "input":
+            raise PinSetInput(f"cannot set state of pin {self!r}")  # as gpiozero's MockPin
+        self._state = bool(value)
         self._tell_matrix()
 
     def _change_state(self, value: bool) -> bool:
@@ -61,8 +74,11 @@ class RowPin(QuietPin):
         return changed
 
     def _tell_matrix(self) -> None:
-        if self.matrix is not None:
-            self.matrix.row_driven(self.row, self._function == "output" and not self._state)
+        if self._low is not None:
+            if self._function == "output" and not self._state:
+                self._low.add(self.row)
+            else:
+                self._low.discard(self.row)
 
 
 class MockSwitchMatrix:
@@ -88,11 +104,3 @@ class MockSwitchMatrix:
             rows.clear()
         for position in positions:
             self.set(position, True)
-
-    def row_driven(self, row: int, low: bool) -> None:
-        """Row ``row`` is driven low now (``low``), or not (high, or an input)."""
-        (self._low_rows.add if low else self._low_rows.discard)(row)
-
-    def pulls_low(self, column: int) -> bool:
-        """Whether a closed switch connects ``column`` to a row driven low."""
-        return not self._closed_rows[column].isdisjoint(self._low_rows)

@@ -630,3 +630,65 @@ def test_no_piezo_without_sound_in_the_config(tmp_path):
     rig = Rig(tmp_path)
     assert rig.devices.sounder is None
     rig.close()
+
+
+def test_an_idle_nest_skips_the_rest_of_a_turn_that_reads_no_change(tmp_path):
+    rig = Rig(tmp_path)
+    rig.show(Position.from_lineup())
+    rig.start()
+    rig.run_for(1)
+    service = rig.daemon.service
+    assert service is not None
+    ticks: list[int] = []
+    tick = service.tick
+
+    def counted_tick(now: int) -> list[Signal]:
+        ticks.append(now)
+        return tick(now)
+
+    service.tick = counted_tick  # type: ignore[method-assign]
+    rig.run_for(10)  # a still nest at the idle rate: nothing blinks, nothing is due
+    assert len(ticks) <= 2
+    rig.change("c3", False)  # the first change is read at the very next turn
+    rig.clock.now += rig.daemon.period()
+    rig.daemon.turn()
+    assert ticks and rig.daemon.service is service
+    rig.run_for(0.3)
+    rig.change("c4", True)
+    rig.run_for(0.5)
+    assert rig.moves() == ["c3-c4"]
+    rig.close()
+
+
+def test_lights_blink_in_time_and_deadlines_come_on_time_through_quiet_turns(tmp_path):
+    rig = Rig(tmp_path)
+    rig.show(Position.from_lineup())
+    rig.start()
+    rig.change("c3", False)
+    rig.run_for(0.3)
+    rig.change("c5", True)  # illegal: the error light blinks fast, 4 Hz
+    rig.run_for(0.5)
+    assert rig.daemon.presenter.lights()["error"] is Blink.FAST
+    error_pin = rig.devices.pin_factory.pin(rig.config.status_lights["error"])
+    rig.run_for(40)  # long enough to scan at the idle rate
+    period = rig.daemon.period()
+    assert period == 1 / rig.config.sensors.idle_scan_hz
+    seen = []
+    for _ in range(round(2 / period)):
+        rig.clock.now += period
+        rig.daemon.turn()
+        seen.append((rig.clock.now, error_pin.state))
+    toggles = [at for (at, state), (_, before) in zip(seen[1:], seen, strict=False) if state != before]
+    assert len(toggles) == 16  # two seconds at 4 Hz: on and off eight times
+    assert all(at % 0.125 < period + 1e-9 for at in toggles)  # each at the first turn after its edge
+    # A button held (the side to move resigns) is acted on at its time, though the
+    # turns before are quiet: while it is still held.
+    rig.change("c5", False)
+    rig.run_for(0.3)
+    rig.change("c3", True)
+    rig.run_for(40)
+    rig.change("take_back", True)
+    rig.run_for(2.1)
+    with sqlite3.connect(rig.config.database) as db:
+        assert db.execute("SELECT result FROM games WHERE number = 1").fetchall() == [("blue",)]
+    rig.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import math
 import queue
 import sys
 import threading
@@ -98,6 +99,7 @@ class Daemon:
         self.switch_map = SwitchMap(config.matrix, config.game.board)
         self._closed: frozenset[Crossing] = frozenset()
         self._last_activity = float("-inf")
+        self._quiet_until: float = 0  # referee ms: until then a turn that reads no change ends after the scan
         self._sensor_logs = SensorLogs(config.sensor_log, wall_clock=wall_clock) if config.sensor_log else None
         self._self_tested = False
         self._paused = False
@@ -201,9 +203,13 @@ class Daemon:
             self.restart()
 
     def step(self) -> None:
-        """One turn of the loop: switches, commands, time, outputs."""
+        """One turn of the loop: switches, commands, time, outputs. A quiet turn (the
+        switches as they were, nothing asked, nothing due) ends after the scan: most of
+        an idle nest's turns are such, and the rest of a turn costs twice the scan."""
         now = self.now_ms()
         updates = self.devices.switches.poll()
+        if now < self._quiet_until and self._is_quiet(updates):
+            return
         if updates and not self._self_tested:
             self._self_test(updates)  # a serial scanner's first reports come a little late
         for update in updates:
@@ -228,6 +234,33 @@ class Daemon:
                 self._show()
         self._drive_computer()
         self.outputs.refresh()
+        self._quiet_until = self._next_due(now)
+
+    def _is_quiet(self, updates: list[ScanUpdate]) -> bool:
+        """Whether ``updates`` change nothing and nothing waits in the queue."""
+        closed = self._closed
+        return (
+            all(update.closed == closed and not update.flickered for update in updates)
+            and self._commands.empty()
+            and self.devices.switches.connected == self.presenter.sensors_connected
+        )
+
+    def _next_due(self, now: int) -> float:
+        """Until when (referee ms) turns may be quiet: the first time something is due
+        by itself — a referee deadline, a button's hold, a blink, a note, the record's
+        next try — and never while the computer is wanted or the referee is not
+        running (a game's start, a pause)."""
+        service = self.service
+        if service is None or self._paused or not self._self_tested or service.referee.wants_computer_move:
+            return now
+        times = [service.next_deadline(now)]
+        held = self.gestures.next_deadline()
+        blink = self.outputs.next_change()
+        times += [
+            None if held is None else int(held * 1000),
+            None if blink is None else now + max(0, int((blink - self.clock()) * 1000)),
+        ]
+        return min((time for time in times if time is not None), default=math.inf)
 
     def restart(self) -> None:
         """Start the referee again from what the record holds (after a bug), with what

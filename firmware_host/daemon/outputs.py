@@ -18,6 +18,7 @@ class Outputs:
         self.devices = devices
         self.clock = clock
         self._wiring_errors = WiringErrors(clock)
+        self._sounding = False  # a tune was still playing at the last refresh
 
     def show(self, presenter: Presenter) -> None:
         """Show what ``presenter`` says now."""
@@ -40,7 +41,20 @@ class Outputs:
             self._output("cell lights", lambda: cells.refresh(now))
         sounder = self.devices.sounder
         if sounder is not None:
-            self._output("buzzer", lambda: sounder.refresh(now))
+            self._sounding = bool(self._output("buzzer", lambda: sounder.refresh(now)))
+
+    def next_change(self) -> float | None:
+        """When :meth:`refresh` next has something to do (the loop's clock, seconds): a
+        light's blink, or now while a tune plays; None if nothing changes by itself."""
+        now = self.clock()
+        if self._sounding:
+            return now
+        status, cells = self.devices.status_lights, self.devices.cell_lights
+        changes = (
+            status.next_change(now) if status is not None else None,
+            cells.next_change(now) if cells is not None else None,
+        )
+        return min((change for change in changes if change is not None), default=None)
 
     def sound(self, tune: Tune) -> None:
         """Play ``tune`` on the piezo, if one is fitted (a tune playing gives way)."""
@@ -48,9 +62,12 @@ class Outputs:
         if sounder is not None:
             now = self.clock()
             self._output("buzzer", lambda: sounder.play(tune, now))
+            self._sounding = True
 
-    def _output(self, device: str, draw: Callable[[], object]) -> None:
+    def _output(self, device: str, draw: Callable[[], object]) -> object:
+        """What ``draw`` returns; None, logged, if the device's wiring failed."""
         try:
-            draw()
+            return draw()
         except OSError as error:
             self._wiring_errors.log(device, error)
+            return None

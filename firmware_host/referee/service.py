@@ -139,6 +139,16 @@ class RefereeService:
             return None
         return json.dumps(self.clock.snapshot(now))
 
+    def next_deadline(self, now: int) -> int | None:
+        """When :meth:`tick` next has something to do, or None if only a change or a
+        command can move things on: the referee's own deadline, the record's next try
+        while moves wait for it, and, while a clock runs, now (its time on the screens
+        changes every second, and it may fall)."""
+        if self.clock is not None and self.clock.running is not None:
+            return now
+        times = (self.referee.next_deadline(), self._retry_at if self._pending else None)
+        return min((time for time in times if time is not None), default=None)
+
     def clock_display(self, now: int) -> tuple[str, str] | None:
         """Red's and blue's time as the screens show them, if the game has a clock."""
         return None if self.clock is None else self.clock.display(max(now, self.clock.since_ms))
