@@ -32,7 +32,7 @@ from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.sensor_logs import SensorLogs, log_header
 from firmware_host.daemon.snapshot import GameShown, Snapshot
 from firmware_host.daemon.switches import SwitchMap
-from firmware_host.daemon.tunes import cue_for, tune
+from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.games.base import ComputerChoice, Move, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
@@ -105,6 +105,7 @@ class Daemon:
         self.outputs = Outputs(devices, clock)
         self.findings: list[str] = []
         self._listeners: list[Callable[[Signal], None]] = []
+        self._cue_listeners: list[Callable[[Cue], None]] = []
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -222,6 +223,8 @@ class Daemon:
             if self.service.storage_ok != self.presenter.storage_ok:
                 self.presenter.storage_ok = self.service.storage_ok
                 self._show()
+            if self.service.low_time(now) is not None:
+                self._sound(Cue.LOW_TIME)
             clock = self.service.clock_display(now)
             if clock != self.presenter.clock:  # a game with a clock: its time, every second
                 self.presenter.clock = clock
@@ -325,6 +328,11 @@ class Daemon:
     def subscribe(self, listener: Callable[[Signal], None]) -> None:
         """Have ``listener`` told every signal of the referee, once it is recorded."""
         self._listeners.append(listener)
+
+    def subscribe_cues(self, listener: Callable[[Cue], None]) -> None:
+        """Have ``listener`` told every cue the daemon sounds (or would, with ``[sound]
+        enabled``), as it sounds it: the page plays them too."""
+        self._cue_listeners.append(listener)
 
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""
@@ -476,11 +484,19 @@ class Daemon:
         self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.presenter.apply(signal)
-        cue = cue_for(signal, move_accepted=self.config.sound.move_accepted) if self.config.sound.enabled else None
+        cue = cue_for(signal, move_accepted=self.config.sound.move_accepted)
         if cue is not None:
-            self.outputs.sound(tune(cue))
+            self._sound(cue)
         for listener in self._listeners:
             listener(signal)
+
+    def _sound(self, cue: Cue) -> None:
+        """Sound ``cue`` on the piezo (with ``[sound] enabled``), and tell the pages (which
+        have their own mute)."""
+        if self.config.sound.enabled:
+            self.outputs.sound(tune(cue))
+        for listener in self._cue_listeners:
+            listener(cue)
 
     def _publish(self, signals: list[Signal]) -> None:
         if signals:
