@@ -34,10 +34,11 @@ from firmware_host.daemon.snapshot import GameShown, Snapshot
 from firmware_host.daemon.switches import SwitchMap
 from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.games.base import ComputerChoice, Move, Position, Side
+from firmware_host.records import GameRecord
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
+from firmware_host.referee.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
 from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
 
@@ -317,6 +318,22 @@ class Daemon:
             except StorageUnavailableError as error:
                 logger.debug("%s; the page shows the game as last read", error)
         return self._recorded
+
+    def past_games(self) -> list[GameSummary]:
+        """Every game in the record, oldest first (the page's history). Raises
+        :class:`StorageUnavailableError` if the record cannot be read now."""
+        if self._store is None:
+            return []
+        return self._store.games()
+
+    def past_game(self, game_id: int) -> GameRecord:
+        """The game ``game_id`` of the record as a game record (what ``nestref export``
+        writes). Raises :class:`~firmware_host.referee.store.UnknownGameError`,
+        :class:`~firmware_host.referee.store.StoreError` and
+        :class:`StorageUnavailableError`."""
+        if self._store is None:
+            raise StorageUnavailableError("the game record is not open yet")
+        return self._store.game_record(game_id)
 
     def waiting_moves(self) -> list[Move]:
         """The moves the referee accepted that wait to be recorded (the record cannot

@@ -49,6 +49,24 @@ class GameSummary:
     blue: str | None
 
 
+def result_words(game: Game, summary: GameSummary) -> str:
+    """The result in words, as lists of games show it: ``blue: cuckoo captured (2)``,
+    ``red: on time``, ``playing``, ``abandoned``."""
+    if summary.is_abandoned:
+        return "abandoned"
+    if summary.result is None:
+        return "playing"
+    if summary.result != "draw" and summary.how == "time":
+        return f"{summary.result}: on time"
+    if summary.game != game.name:
+        return summary.result if summary.how is None else f"{summary.result}: {summary.how}"
+    try:
+        words = game.outcome_words(game.outcome_from_record(summary.result, summary.how))
+    except NestrefError:  # a game the record keeps in words this nestref does not know
+        words = summary.how or ""
+    return f"{summary.result}: {words}"
+
+
 class History:
     """The history's reads and imports, on the record's connection."""
 

@@ -50,6 +50,7 @@ from firmware_host.web.access import (
     names_in,
 )
 from firmware_host.web.cues import CueFeed
+from firmware_host.web.history import add_history_routes
 from firmware_host.web.picture import Picture
 from firmware_host.web.protocol import (
     MAX_ERROR_CHARS,
@@ -134,6 +135,7 @@ class WebServer:
         self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
+        add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
         self.app.router.add_get("/{name}", self._file)
         self.app.on_response_prepare.append(add_security_headers)
         self.app.on_startup.append(self._begin)
