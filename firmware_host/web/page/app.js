@@ -1092,6 +1092,7 @@ function start() {
   $("clear").addEventListener("click", () => send("clear"));
   for (const id of ["player-red", "player-blue", "computer-level"]) $(id).addEventListener("change", sendPlayers);
   $("drop").addEventListener("click", dropFromHand);
+  $("hint").addEventListener("click", () => send("hint"));
 
   $("log-file").addEventListener("change", (event) => loadLog(event.target));
   $("replay-play").addEventListener("click", () => send("replay_play", { speed: replaySpeed() }));
