@@ -6,21 +6,25 @@ keeps its games in a file here, so that ``nestref export`` reads the same record
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
 from firmware_host.records import GameRecord, Played, write_record
-from tests.test_sim_browser import NESTREF, Simulator, browser, console_errors, move_by_hand, moves, piece
+from tests.test_sim_browser import NESTREF, ROOT, Simulator, browser, console_errors, move_by_hand, moves, piece
 
 __all__ = ["browser"]  # the Chromium of the page's tests, a fixture used here
 
+HISTORY_SCREENSHOT = ROOT / "docs" / "history.png"
 MARKUP = '<img src=x onerror="document.title=1">'  # a player's name as a record might hold it
 
 
@@ -160,3 +164,25 @@ def test_a_game_id_in_the_address_is_checked(page: Page, simulator: Simulator) -
     assert listed.ok and listed.headers["content-security-policy"].startswith("default-src 'self'")
     page.goto(url + "#game=-1")  # the imported game: ids below zero
     expect(page.locator("#history-ply")).to_have_text("move 2 of 2: c7-c6")
+
+
+def test_screenshot_of_a_game_replayed(page: Page) -> None:
+    """The docs' picture of the history (docs/history.png), written when
+    NESTREF_UPDATE_SCREENS=1: the list, and the game being played shown at its first move."""
+    for origin, target in (("c3", "c4"), ("c7", "c6"), ("c4", "c5")):
+        move_by_hand(page, origin, target)
+    expect(moves(page)).to_have_count(3)
+    page.locator("#history-refresh").click()
+    rows(page).nth(0).get_by_role("button", name="Replay").click()
+    expect(page.locator("#history-ply")).to_have_text("move 3 of 3: c4-c5")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#history-ply")).to_have_text("move 1 of 3: c3-c4")
+    expect(page.locator("#nest .cell.lit .hex").first).to_have_css("stroke-width", "1.5px")  # the live lights hidden
+    page.set_viewport_size({"width": 1280, "height": 1100})  # the nest and the past games at once
+    page.evaluate("window.scrollTo(0, 0)")
+    png = page.screenshot()
+    if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
+        HISTORY_SCREENSHOT.write_bytes(png)
+    with Image.open(io.BytesIO(png)) as taken, Image.open(HISTORY_SCREENSHOT) as shown:
+        assert taken.size == shown.size == (1280, 1100)
