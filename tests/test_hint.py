@@ -96,10 +96,14 @@ def test_switch_twice_in_a_persons_turn_lights_the_hint_and_marks_the_move_made(
     position = Position.from_lineup()
     position.push(Move.from_text("c3-c4"))
     assert hint in position.legal_moves() and position.turn is Side.BLUE  # blue's move, a legal one
-    rig.run_for(0.1)
     assert hint.origin is not None and hint.target is not None
-    lit = rig.devices.cell_lights.lit()  # type: ignore[union-attr]
-    assert set(lit) == {hint.origin, hint.target}  # lit as the computer's move is
+    seen: set[str] = set()
+    for _ in range(60):  # over a second: the piece's cell blinks slowly, its target is steady
+        rig.run_for(0.02)
+        lit = set(rig.devices.cell_lights.lit())  # type: ignore[union-attr]
+        assert hint.target in lit
+        seen |= lit
+    assert seen == {hint.origin, hint.target}  # lit as the computer's move is
     assert rig.daemon.presenter.cells() == {hint.origin: Blink.SLOW, hint.target: Blink.ON}
     screen = rig.daemon.presenter.screen()
     assert screen.headline == str(hint) and screen.lines[0] == "hint for blue"
