@@ -1,7 +1,8 @@
 """What a game clock costs the daemon's loop, against what the referee already costs it.
 
 Per tick (the loop runs up to 200 times a second while pieces move): the clock asked
-whether a flag fell and what the screens show (``flagged`` and ``display``). Per
+whether a flag fell, whether a side is to be warned of low time, and what the screens
+show (``flagged``, ``low_time_side`` and ``display``). Per
 move: ``move_accepted`` and the snapshot put in JSON for the record. The reference,
 in the same run: the referee taking one sensor change, over whole games as
 ``benchmarks/referee_speed.py`` feeds them (run it from the repository's root: it
@@ -33,12 +34,13 @@ RATIO_BUDGET = 1.0  # the clock adds to a tick less than one sensor change costs
 
 
 def per_tick(rounds: int) -> list[float]:
-    """ms per tick of a running clock: the flag, and both faces."""
+    """ms per tick of a running clock: the flag, the low-time warning, and both faces."""
     clock = GameClock.new(TimeControl.from_text("600+5"), first=Side.RED).move_accepted(Side.RED, 0)
     times = []
     for now in range(rounds):
         began = time.perf_counter_ns()
         clock.flagged(now)
+        clock.low_time_side(now)
         clock.display(now)
         times.append((time.perf_counter_ns() - began) / 1e6)
     return times
@@ -77,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     change = statistics.median(referee_change(args.games))
     ratio = tick / change
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    print(f"clock per tick (flagged + display): median {tick * 1000:.2f} us")
+    print(f"clock per tick (flagged + low_time_side + display): median {tick * 1000:.2f} us")
     print(f"clock per move (move_accepted + snapshot in JSON): median {move * 1000:.2f} us")
     print(f"reference, the referee per sensor change: median {change * 1000:.2f} us")
     print(f"ratio, clock tick / referee change: {ratio:.3f}")

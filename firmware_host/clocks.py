@@ -37,7 +37,14 @@ from typing import Any
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Side
 
-LOW_TIME_MS = 10_000  # under this a clock shows tenths, and the daemon may sound the low-time cue
+LOW_TIME_MS = 10_000  # under this a clock shows tenths
+# The low-time cue sounds once per side per game when its time falls under a tenth of its
+# base time, but never more than 30 s before the flag (a long game's tenth would warn
+# minutes early, and be a cue the players learn to ignore) nor under 10 s (a blitz game's
+# tenth would come too late to be of use).
+LOW_TIME_SHARE = 10  # percent of the base time
+LOW_TIME_WARNING_MIN_MS = 10_000
+LOW_TIME_WARNING_MAX_MS = 30_000
 MAX_MINUTES = 600  # ten hours: more is a typing mistake
 MAX_BONUS_S = 600
 SNAPSHOT_VERSION = 1
@@ -126,6 +133,17 @@ class TimeControl:
         if self.kind is ControlKind.FISCHER:
             return f"{minutes}+{seconds}"
         return f"{minutes} bronstein {seconds}"
+
+    @property
+    def low_time_ms(self) -> int:
+        """Under this much time left, a side is warned (the low-time cue): a tenth of the
+        base time, from 10 s to 30 s.
+
+        >>> [TimeControl.from_text(text).low_time_ms for text in ("1", "3+2", "5", "60")]
+        [10000, 18000, 30000, 30000]
+        """
+        share = self.base_ms * LOW_TIME_SHARE // 100
+        return max(LOW_TIME_WARNING_MIN_MS, min(LOW_TIME_WARNING_MAX_MS, share))
 
     def credit(self, used_ms: int) -> int:
         """What a side gets back after a timed move that took ``used_ms``."""
@@ -284,8 +302,26 @@ class GameClock:
         return max(0, left - (now - self.since_ms)) if side is self.running else left
 
     def is_low(self, side: Side, now: int) -> bool:
-        """Whether ``side`` has less than :data:`LOW_TIME_MS` left."""
+        """Whether ``side`` has less than :data:`LOW_TIME_MS` left (its time is shown
+        with tenths)."""
         return self.remaining(side, now) < LOW_TIME_MS
+
+    def low_time_side(self, now: int, *, warned: frozenset[Side] = frozenset()) -> Side | None:
+        """The side to warn at ``now`` (the low-time cue), if one is due: the side whose
+        clock runs, not in ``warned``, with less than its control's
+        :attr:`TimeControl.low_time_ms` left and its flag not yet down. Asked on every
+        tick of the loop: worked out without a new clock."""
+        self._check(now)
+        side = self.running
+        if side is None or side in warned:
+            return None
+        left = self.time(side).remaining_ms - (now - self.since_ms)
+        return side if 0 < left < self.control(side).low_time_ms else None
+
+    def low_sides(self, now: int) -> frozenset[Side]:
+        """The sides with less than their control's low-time mark left at ``now``
+        (a clock read back after a restart: those were warned already)."""
+        return frozenset(side for side in Side if self.remaining(side, now) < self.control(side).low_time_ms)
 
     def display(self, now: int) -> tuple[str, str]:
         """Red's and blue's time at ``now`` as the screens show them."""

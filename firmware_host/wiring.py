@@ -7,6 +7,7 @@ with a different config runs ``nestref wiring --config FILE`` for their own guid
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -425,6 +426,59 @@ def pi_setup_text(config: Config) -> str:
    nestref` first: the daemon holds the matrix's pins while it runs."""
 
 
+def free_pins(config: Config) -> list[int]:
+    """The GPIOs ``config`` leaves free (BCM numbers, the HAT ID pins kept free)."""
+    uses = config.pins()
+    return [gpio for gpio in sorted(PHYSICAL) if gpio not in uses and gpio not in ID_PINS]
+
+
+def _pins_listed(pins: list[int]) -> str:
+    return ", ".join(f"GPIO{gpio} (pin {PHYSICAL[gpio]})" for gpio in pins) or "none"
+
+
+def buzzer_text(config: Config) -> str:
+    """The piezo buzzer's section: this build's pin, how to wire a passive piezo (or an
+    active buzzer), and which pins are free with each sensors backend."""
+    sound = config.sound
+    if sound.enabled:
+        kind = "a passive piezo" if sound.buzzer == "tonal" else "an active buzzer"
+        this_build = f"This build sounds {kind} on **GPIO{sound.pin} (pin {PHYSICAL[sound.pin]})** (`[sound] pin`)."
+    else:
+        this_build = (
+            f"None in this build (`[sound] enabled = false`). `[sound] pin` is GPIO{sound.pin}"
+            f" (pin {PHYSICAL[sound.pin]}) unless the config says otherwise; it must be a free pin."
+        )
+    quiet = dataclasses.replace(config, sound=dataclasses.replace(sound, enabled=False))
+    other = "serial" if config.sensors.backend == "gpio" else "gpio"
+    rows = []
+    for backend in (config.sensors.backend, other):
+        build = dataclasses.replace(quiet, sensors=dataclasses.replace(quiet.sensors, backend=backend))
+        said = {"gpio": "the Pi scans the matrix (`gpio`)", "serial": "a Pico scans it (`serial`)"}[backend]
+        rows.append(f"| {said}{' (this build)' if backend == config.sensors.backend else ''} | "
+                    f"{_pins_listed(free_pins(build))} |")  # fmt: skip
+    table = "\n".join(["| sensors backend | GPIOs free for the piezo, the rest of this config as it is |",
+                        "|---|---|", *rows])  # fmt: skip
+    return f"""{this_build} The cues it sounds are in `docs/clocks-and-sound.md`.
+
+- **A passive piezo disc or transducer** (`buzzer = "tonal"`, the default): the GPIO pin,
+  a **220 ohm resistor**, the piezo, ground. The resistor keeps the current into the
+  piezo's capacitance at each edge under 15 mA (3.3 V / 220 ohm), within what a pin may
+  give. The pin is switched at each note's frequency by software PWM (A3 to A7, 220 to
+  3520 Hz), so any free pin will do.
+- **An active buzzer** (`buzzer = "active"`: marked + and -, it sounds on its own from DC)
+  or a magnetic transducer draws 20 to 40 mA, too much for a pin: drive it through an
+  NPN transistor (2N2222 or BC547: GPIO, 1 kohm, base; emitter to ground; the buzzer
+  between 3.3 V or 5 V and the collector), with a 1N4148 across a magnetic one (cathode
+  to the supply) for the back-voltage when it switches off.
+
+{table}
+
+With no pin free, give one up: set a status light to `"none"` (the capture light, say:
+`[status_lights] capture = "none"`, then `[sound] pin` = its GPIO), or build without the
+cell LEDs (`[cell_lights] driver = "none"` frees SPI0's GPIO8 to GPIO11), or let a Pico
+scan the matrix. The config refuses a pin in use, naming what uses it."""
+
+
 def render_wiring(config: Config) -> str:
     """The whole guide for ``config``."""
     lights = config.status_lights
@@ -586,6 +640,10 @@ to do next, fast blinking (4 Hz) for what is wrong. See `docs/daemon.md`.
 ## One LED per cell (optional)
 
 {cell_leds}
+
+## The piezo buzzer (optional)
+
+{buzzer_text(config)}
 
 ## Power
 

@@ -18,6 +18,7 @@ from firmware_host.daemon import Daemon
 from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Piece, Side
+from firmware_host.referee.referee import CommandError
 from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
 from firmware_host.web.protocol import MAX_LOG_BYTES, ActionError
 from hardware.sensors import Crossing
@@ -169,9 +170,11 @@ class Simulator:
                     self.start_recording()
                 case "record_stop":
                     return self.stop_recording()
+                case "hint":
+                    self.daemon.ask_hint()
                 case _:
                     raise SimulatorError(f"unknown act {kind!r}")
-        except TableError as error:
+        except (TableError, CommandError) as error:
             raise SimulatorError(str(error)) from None
         return None
 

@@ -23,7 +23,7 @@ GAMES = {name: load_game(name) for name in game_names()}
 
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30)
 _WORDS = _TEXT.map(lambda text: " ".join(text.replace("}", ")").split())).filter(
-    lambda text: bool(text) and text != "taken back"
+    lambda text: bool(text) and text not in ("taken back", "hint")
 )
 _TAG_VALUES = _TEXT.filter(lambda text: text != "?")
 
@@ -31,7 +31,8 @@ _TAG_VALUES = _TEXT.filter(lambda text: text != "?")
 @st.composite
 def records(draw: st.DrawFn, game: Game | None = None) -> GameRecord:
     """A record of a random legal game: from a lineup, or from a position some moves
-    into one (the Position tag); with take backs, comments, lenient moves, and a result
+    into one (the Position tag); with take backs, comments, moves after a hint, lenient
+    moves, and a result
     the rules allow."""
     if game is None:
         game = GAMES[draw(st.sampled_from(sorted(GAMES)))]
@@ -59,7 +60,7 @@ def records(draw: st.DrawFn, game: Game | None = None) -> GameRecord:
                 break
             move = draw(st.sampled_from(moves))
             position.push(move, lenient=lenient)
-            events.append(Played(move.to_text()))
+            events.append(Played(move.to_text(), hinted=draw(st.booleans())))
     outcome = position.outcome()
     if outcome is not None:
         result, how = game.outcome_record(outcome)

@@ -101,6 +101,23 @@ def test_a_flag_fall_is_a_loss_on_time_that_counts_in_the_set(tmp_path):
     assert store.load().games.score == (1, 0)  # type: ignore[union-attr]
 
 
+def test_the_low_time_warning_comes_once_per_side_per_game_and_not_again_after_a_restart(tmp_path):
+    path = tmp_path / "games.sqlite"
+    service = start(path, ONE_MINUTE, position=Position.from_lineup())
+    move(service, "c3", "c4", 1_000)  # blue's clock runs from about here
+    assert [service.low_time(at) for at in (40_000, 49_000)] == [None, None]  # over 10 s left
+    assert service.low_time(52_000) is Side.BLUE
+    assert service.low_time(53_000) is None  # told once
+    now = move(service, "c7", "c6", 54_000)  # blue moves with 6 s left; red's clock runs
+    assert service.low_time(now + 40_000) is None  # red has about 19 s
+    assert service.low_time(now + 55_000) is Side.RED
+    service.store.close()
+    shown = play_moves(Position.from_lineup(), "c3-c4", "c7-c6")
+    again = start(path, ONE_MINUTE, occupied=shown, now=5_000_000)
+    assert again.clock is not None and again.clock.low_sides(5_000_000) == {Side.BLUE}
+    assert again.low_time(5_000_100) is None  # blue was warned before the restart; red's clock is paused
+
+
 def test_a_restarted_daemon_goes_on_with_the_times_of_the_record(tmp_path):
     path = tmp_path / "games.sqlite"
     service = start(path, FIVE_PLUS_THREE, position=Position.from_lineup())

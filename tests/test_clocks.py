@@ -234,6 +234,43 @@ def test_low_time_is_under_ten_seconds():
     assert not clock.is_low(RED, 50_001)
 
 
+@given(st.integers(1, clocks.MAX_MINUTES))
+def test_the_low_time_mark_is_a_tenth_of_the_base_from_10_to_30_seconds(minutes):
+    mark = TimeControl.from_text(str(minutes)).low_time_ms
+    assert clocks.LOW_TIME_WARNING_MIN_MS <= mark <= clocks.LOW_TIME_WARNING_MAX_MS
+    tenth = minutes * 6_000
+    assert mark == tenth or (mark == 10_000 and tenth < 10_000) or (mark == 30_000 and tenth > 30_000)
+
+
+@given(
+    st.sampled_from(["1", "3", "5+3", "2 bronstein 5", "60"]),
+    st.lists(st.integers(0, 5_000), min_size=1, max_size=60),
+)
+def test_the_low_time_warning_falls_due_once_the_running_side_is_under_its_mark(control_text, steps):
+    control = TimeControl.from_text(control_text)
+    clock = GameClock.new(control, first=RED).move_accepted(RED, 0)  # blue's clock runs
+    warned: frozenset[Side] = frozenset()
+    now = 0
+    for step in steps:
+        now += step
+        due = clock.low_time_side(now, warned=warned)
+        left = clock.remaining(BLUE, now)
+        # Due exactly when blue runs under its mark with its flag not down, and not warned yet.
+        assert (due is BLUE) == (0 < left < control.low_time_ms and BLUE not in warned)
+        assert due is not RED  # red's clock does not run
+        if due is not None:
+            warned |= {due}
+    assert clock.low_time_side(now, warned=frozenset({BLUE})) is None
+
+
+def test_a_clock_read_back_knows_which_sides_were_low_already():
+    clock = GameClock.new(TimeControl.from_text("1"), first=RED).move_accepted(RED, 0)
+    assert clock.low_sides(49_000) == frozenset() and clock.low_sides(51_000) == {BLUE}
+    again = GameClock.from_snapshot(clock.snapshot(51_000), 7)
+    assert again.low_sides(7) == {BLUE}
+    assert clock.pause(51_000).low_time_side(60_000) is None  # a paused clock warns no one
+
+
 # -- the clock's faces -------------------------------------------------------------
 
 

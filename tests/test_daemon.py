@@ -22,6 +22,7 @@ from firmware_host.cli import main
 from firmware_host.daemon import Daemon, Devices, open_devices
 from firmware_host.daemon.config import Config, load_config
 from firmware_host.daemon.presenter import View
+from firmware_host.daemon.tunes import Cue
 from firmware_host.errors import HardwareError
 from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
@@ -691,4 +692,29 @@ def test_lights_blink_in_time_and_deadlines_come_on_time_through_quiet_turns(tmp
     rig.run_for(2.1)
     with sqlite3.connect(rig.config.database) as db:
         assert db.execute("SELECT result FROM games WHERE number = 1").fetchall() == [("blue",)]
+    rig.close()
+
+
+def test_the_piezo_sounds_low_time_once_as_the_clock_falls_under_its_mark(tmp_path):
+    # A minute each: the mark is 10 s (a tenth of a minute is less; 10 s at least).
+    extra = '[clock]\ncontrol = "1"\n[cell_lights]\ndriver = "none"\n[sound]\nenabled = true\npin = 10\n'
+    rig = Rig(tmp_path, extra)
+    piezo = rig.devices.pin_factory.pin(10)
+    cues: list[Cue] = []
+    rig.daemon.subscribe_cues(cues.append)
+    rig.show(Position.from_lineup())
+    rig.start()
+    play_c3_c4(rig)  # blue's clock runs
+    tones: list[tuple[float, float | None]] = []  # (seconds on blue's clock, the pin's tone)
+    began = rig.clock.now
+    while rig.clock.now - began < 52.0:
+        rig.run_for(0.01)
+        tones.append((rig.clock.now - began, piezo.frequency))
+    sounded = [at for at, hz in tones if hz is not None]
+    assert cues == [Cue.LOW_TIME]  # once, though blue stays under the mark
+    assert sounded and 49.5 < sounded[0] < 50.6  # 10 s before blue's flag (a minute, less the first move's 0.5 s)
+    assert {round(hz) for hz in filter(None, (hz for _, hz in tones))} == {1760}  # A6: two clicks
+    clicks = [at for (at, hz), (_, before) in zip(tones[1:], tones, strict=False) if hz and not before]
+    assert len(clicks) == 2 and 0.1 < clicks[1] - clicks[0] < 0.2  # 30 ms on, 120 ms rest, 30 ms on
+    assert sounded[-1] - sounded[0] < 0.25  # and nothing more
     rig.close()

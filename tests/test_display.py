@@ -59,20 +59,32 @@ def scenes() -> dict[str, list[Signal]]:
         "undo": undone.signals,
         "thinking": thinking,
         "computer-move": against.signals,
+        "clock": played(Table(start()), "c3- c4+", "c7- d6+"),
+        "hint": played(Table(start()), "c3- c4+"),
     }
 
 
-def screen_of(signals: list[Signal]) -> Screen:
+# What the daemon sets on the presenter beside the signals: the clock's faces each
+# second, a hint the engine chose.
+BESIDE_SIGNALS: dict[str, dict[str, object]] = {
+    "clock": {"clock": ("4:31", "0:09.3")},  # red to move, blue's time low: tenths
+    "hint": {"hint": Move.from_text("c7-d6")},
+}
+
+
+def screen_of(signals: list[Signal], name: str = "") -> Screen:
     presenter = Presenter(CuckooGame(Nest.default()))
     for signal in signals:
         presenter.apply(signal)
+    for field, value in BESIDE_SIGNALS.get(name, {}).items():
+        setattr(presenter, field, value)
     return presenter.screen()
 
 
 @pytest.mark.parametrize("name", list(scenes()))
 def test_each_screen_matches_its_reference_image(name):
     device = dummy(width=128, height=64, mode="1")
-    OledDisplay(device).show(screen_of(scenes()[name]))
+    OledDisplay(device).show(screen_of(scenes()[name], name))
     reference = SCREENS / f"{name}.png"
     if UPDATE:
         device.image.save(reference)
@@ -84,7 +96,7 @@ def test_each_screen_matches_its_reference_image(name):
 
 
 def test_the_screens_say_what_the_players_need():
-    screens = {name: screen_of(signals) for name, signals in scenes().items()}
+    screens = {name: screen_of(signals, name) for name, signals in scenes().items()}
     assert screens["first-move"].lines == ("to move", "lift a piece", "to move it")
     assert (screens["turn"].headline, screens["turn"].lines[1]) == ("RED", "last: c7-d6")
     assert screens["capture"].headline == "CAPTURE"
@@ -104,6 +116,8 @@ def test_the_screens_say_what_the_players_need():
     assert (screens["undo"].headline, screens["undo"].lines) == ("UNDO", ("move d6 to c7",))
     assert screens["thinking"].lines == ("computer is blue", "last: c3-c4")
     assert screens["computer-move"].headline == "c7-d6"
+    assert (screens["clock"].headline, screens["clock"].footer) == ("RED", "red 4:31  blue 0:09.3")
+    assert (screens["hint"].headline, screens["hint"].lines) == ("c7-d6", ("hint for blue",))
 
 
 def test_a_screen_is_drawn_only_when_it_changes():

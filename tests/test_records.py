@@ -166,6 +166,9 @@ def _with(text: str, old: str, new: str) -> str:
         (_with(WON, "e2-f3 b7-c6", "e2-f3 b7-zz"), 16, "move 6... 'b7-zz' is not a move"),
         (_with(WON, "e2-f3 b7-c6", "e2-f3 b7-b5"), 16, "move 6... b7-b5 is illegal"),
         (_with(WON, "1. c3-d4", "{taken back} 1. c3-d4"), 15, "a take back with no move to take back"),
+        (_with(WON, "1. c3-d4", "{hint} 1. c3-d4"), 15, "a {hint} marks the move just before it"),
+        (_with(WON, "7. d1-e2", "7. d1-e2 {hint} {hint}"), 16, "a {hint} marks the move just before it"),
+        (_with(WON, "{taken back}", "{taken back} {hint}"), 15, "a {hint} marks the move just before it"),
         (_with(WON, "a8xb7\nblue", "a8xb7 20. c2-c3\nblue"), 18, "move 20. c2-c3 is illegal: the game is over"),
         (_with(WON, '[Termination "2"]', '[Termination "resignation"]'), 19, "the game is over (blue: cuckoo captured"),
         (_with(_with(WON, "a8xb7\nblue", "\n*"), '"blue"]', '"*"]'), 19, "ends abandoned or unterminated, not '2'"),
@@ -331,3 +334,17 @@ def test_the_grammars_corner_cases_are_read_as_the_docs_say():
     assert record.moves == (move,) and record.start_position == blue_first.to_text()
     with pytest.raises(RecordError, match=r"the move number 1\.\.\. where 1\. is due"):
         read_records(text.replace(f"1. {move}", f"1... {move}"), game=GAME)
+
+
+def test_a_move_played_after_a_hint_is_marked_and_read_back():
+    (plain,) = read_records(WON, game=GAME)
+    text = WON.replace("5. f4xf5 d9-d8", "5. f4xf5 {hint} d9-d8 {hint}")
+    (hinted,) = read_records(text, game=GAME)
+    marked = [event.move for event in hinted.events if isinstance(event, Played) and event.hinted]
+    assert marked == ["f4xf5", "d9-d8"]
+    assert hinted.moves == plain.moves  # the same game: only the marks differ
+    written = write_records([hinted], game=GAME)
+    assert "5. f4xf5 {hint} 5... d9-d8 {hint} 6. e2-f3" in " ".join(written.split())
+    assert read_records(written, game=GAME) == [hinted]
+    with pytest.raises(ValueError, match="marks a move played after a hint"):
+        Comment("hint")

@@ -68,12 +68,12 @@ OPENING_MOVES = ["c3-c4", "c7-c6", "c4-c5", "c6xc5"]
 
 class Simulator:
     """``nestref sim`` in a subprocess, on ``port`` (0: a free one), with its games in
-    memory."""
+    memory (or in the file ``db``)."""
 
-    def __init__(self, cwd: Path, port: int = 0, host: str = "127.0.0.1") -> None:
+    def __init__(self, cwd: Path, port: int = 0, host: str = "127.0.0.1", db: str = ":memory:") -> None:
         self.stderr = (cwd / "sim.stderr").open("a+", encoding="utf-8")
         self.process = subprocess.Popen(
-            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", ":memory:"],
+            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", db],
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=self.stderr,

@@ -54,7 +54,9 @@ def play_live(store: GameStore, clock: Clock, record: GameRecord, *, new_set: bo
         clock.seconds += 0.002
         if isinstance(event, Played):
             move = position.push(GAME.read_move(event.move), lenient=record.lenient)
-            signal = MoveAccepted(move, position.turn.opponent, len(position.move_stack), position.to_text())
+            signal = MoveAccepted(
+                move, position.turn.opponent, len(position.move_stack), position.to_text(), hinted=event.hinted
+            )
             store.record([signal], referee_ms=0)
         elif isinstance(event, TakeBack):
             ply = len(position.move_stack)
@@ -83,7 +85,7 @@ live_records = records(GAME).filter(lambda record: record.termination != TIME)
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(live_records)
-def test_a_game_the_referee_recorded_reads_back_as_its_record_take_backs_in_place(tmp_path_factory, record):
+def test_a_game_the_referee_recorded_reads_back_as_its_record_take_backs_and_hints_in_place(tmp_path_factory, record):
     path = tmp_path_factory.mktemp("live") / "games.sqlite"
     clock = Clock(0)
     with GameStore(path, game=GAME, clock=clock) as store:
@@ -206,7 +208,7 @@ def test_an_older_record_gets_the_tags_of_imported_games_and_keeps_its_own(tmp_p
     path = tmp_path / "games.sqlite"
     shutil.copy(FIXTURES / fixture, path)
     with GameStore(path, game=GAME, clock=Clock(1_800_000_000)) as store:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (5,)
         before = store.games()
         assert before and all((each.red, each.blue) == (None, None) for each in before)
         saved = store.load()

@@ -13,9 +13,10 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.daemon.config import Config, load_config
+from firmware_host.errors import ConfigError
 from firmware_host.games.cuckoo.rules import Nest, Position, Side
 from firmware_host.schematic import PHYSICAL, schematic_svg
-from firmware_host.wiring import BUILD, SCHEMATIC, bill_of_materials, pi_setup_text, render_wiring
+from firmware_host.wiring import BUILD, SCHEMATIC, bill_of_materials, free_pins, pi_setup_text, render_wiring
 from tests.test_calibrate import walk_the_nest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -353,3 +354,34 @@ def test_the_rules_card_names_the_nests_homebases_and_pieces():
     assert len(nest.cells) == 61 and "61 hexagonal cells" in card
     assert "compulsory" in card and "best of three" in card
     assert re.findall(r"^(\d)\. ", card, re.MULTILINE) == ["1", "2", "3", "4"]  # the four ways a game is won
+
+
+# The piezo
+
+
+@pytest.mark.parametrize("extra", ["", PICO_ON_THE_UART, NO_DISPLAY_NO_LIGHTS, '[sensors]\nbackend = "serial"\n'])
+def test_every_pin_the_guide_calls_free_for_the_piezo_is_one_the_config_takes(tmp_path, extra):
+    config = config_from(tmp_path, extra)
+    free = free_pins(config)
+    guide = render_wiring(config)
+    assert "## The piezo buzzer (optional)" in guide and "220 ohm resistor" in guide
+    for gpio in free:
+        assert f"GPIO{gpio} (pin {PHYSICAL[gpio]})" in guide
+        with_piezo = config_from(tmp_path, f"{extra}\n[sound]\nenabled = true\npin = {gpio}\n")
+        assert with_piezo.pins()[gpio] == "sound.pin"
+    for gpio in set(config.pins()) - set(free):  # and a pin in use is refused, naming its use
+        with pytest.raises(ConfigError, match=rf"sound\.pin: GPIO{gpio} is already used by"):
+            config_from(tmp_path, f"{extra}\n[sound]\nenabled = true\npin = {gpio}\n")
+
+
+def test_the_default_build_has_no_pin_free_for_the_piezo_and_a_pico_build_has_gpio18():
+    guide = render_wiring(load_config(None))
+    assert "| the Pi scans the matrix (`gpio`) (this build) | none |" in guide
+    assert re.search(r"\| a Pico scans it \(`serial`\) \| [^|]*GPIO18 \(pin 12\)", guide)
+    assert "None in this build (`[sound] enabled = false`)" in guide
+
+
+def test_a_build_with_the_piezo_names_its_pin(tmp_path):
+    config = config_from(tmp_path, '[sensors]\nbackend = "serial"\n[sound]\nenabled = true\npin = 18\n')
+    assert "This build sounds a passive piezo on **GPIO18 (pin 12)**" in render_wiring(config)
+    assert 18 not in free_pins(config)

@@ -16,8 +16,8 @@ from typing import TextIO
 
 from firmware_host.errors import NestrefError
 from firmware_host.files import read_text, write_text
-from firmware_host.games.base import Game
 from firmware_host.records import read_records, write_records
+from firmware_host.referee.history import result_words
 from firmware_host.referee.store import GameStore, GameSummary
 
 
@@ -41,8 +41,7 @@ def run_games(args: argparse.Namespace, out: TextIO) -> None:
         game = store.game
     rows = [("id", "date", "players", "result", "moves")]
     rows += [
-        (str(each.id), _date(each), f"{each.red or '?'} - {each.blue or '?'}", _result(game, each), str(each.moves))
-        for each in summaries
+        (str(each.id), _date(each), _players(each), result_words(game, each), str(each.moves)) for each in summaries
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     for row in rows:
@@ -55,25 +54,12 @@ def run_games(args: argparse.Namespace, out: TextIO) -> None:
         print("(no games yet)", file=out)
 
 
+def _players(summary: GameSummary) -> str:
+    return f"{summary.red or '?'} - {summary.blue or '?'}"
+
+
 def _date(summary: GameSummary) -> str:
     return datetime.fromtimestamp(summary.started_at / 1000, UTC).strftime("%Y-%m-%d %H:%M")
-
-
-def _result(game: Game, summary: GameSummary) -> str:
-    """The result in words: ``blue: cuckoo captured (2)``, ``red: on time``, ``abandoned``."""
-    if summary.is_abandoned:
-        return "abandoned"
-    if summary.result is None:
-        return "playing"
-    if summary.result != "draw" and summary.how == "time":
-        return f"{summary.result}: on time"
-    if summary.game != game.name:
-        return summary.result if summary.how is None else f"{summary.result}: {summary.how}"
-    try:
-        words = game.outcome_words(game.outcome_from_record(summary.result, summary.how))
-    except NestrefError:  # a game the record keeps in words this nestref does not know
-        words = summary.how or ""
-    return f"{summary.result}: {words}"
 
 
 def run_export(args: argparse.Namespace, out: TextIO) -> None:

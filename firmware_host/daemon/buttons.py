@@ -3,7 +3,10 @@ time is passed in, in seconds.
 
 Each button has a short press and a long one (held for ``hold_s``): the long press
 fires while the button is still held, so the player feels it happen; the short one on
-release. Changes closer than ``debounce_s`` to the last are contact bounce.
+release. A short press released within ``double_s`` of the one before is a double press
+too (it comes after that press's own short one, which a double press does not undo: the
+gestures that mean something double mean nothing pressed once, docs/daemon.md). Changes
+closer than ``debounce_s`` to the last are contact bounce.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
 class Press(Enum):
     SHORT = "short"
     LONG = "long"
+    DOUBLE = "double"  # a second short press soon after the first (after its SHORT)
 
 
 @dataclass(frozen=True)
@@ -43,9 +47,11 @@ class ButtonGestures:
 
     hold_s: float = 2.0
     debounce_s: float = 0.03
+    double_s: float = 0.5
     _raw: dict[str, tuple[bool, float]] = field(default_factory=dict)  # button: (pressed, since)
     _down_since: dict[str, float] = field(default_factory=dict)  # buttons held, counted
     _long_done: set[str] = field(default_factory=set)
+    _last_short: dict[str, float] = field(default_factory=dict)  # button: when its last short press ended
 
     def change(self, button: str, pressed: bool, now: float) -> list[ButtonAction]:
         """``button`` read down (``pressed``) or up at ``now``."""
@@ -66,8 +72,14 @@ class ButtonGestures:
                 del self._down_since[button]
                 if button in self._long_done:
                     self._long_done.discard(button)
+                    self._last_short.pop(button, None)
                 else:
                     actions.append(ButtonAction(button, Press.SHORT))
+                    before = self._last_short.pop(button, None)
+                    if before is not None and since - before <= self.double_s:
+                        actions.append(ButtonAction(button, Press.DOUBLE))
+                    else:
+                        self._last_short[button] = since
         for button, since in self._down_since.items():
             if button not in self._long_done and now - since >= self.hold_s:
                 self._long_done.add(button)
@@ -101,7 +113,10 @@ BUTTON_HELP: dict[str, tuple[str, str]] = {
         "Hold: new game (this one does not count)",
     ),
     "take_back": ("Take back the last move", "Hold: the side to move resigns"),
-    "switch": ("Point at the next answer; before a set: the other side starts", "Hold (before a set): the next lineup"),
+    "switch": (
+        "Point at the next answer; before a set: the other side starts; twice quickly in a person's turn: a hint",
+        "Hold (before a set): the next lineup",
+    ),
 }
 """What each button does, pressed and held (:func:`command_for` does it), in words for
 the web page."""
@@ -114,10 +129,12 @@ def command_for(
     *,
     lineups: Sequence[str],
     set_players: Callable[[frozenset[Side]], None],
+    ask_hint: Callable[[], object],
 ) -> Callable[[int], object]:
     """What ``action`` asks, given what the nest is doing (docs/daemon.md): a command to
     run at a time, in ms; one that does nothing if the press means nothing now. The
-    players' choice (confirm between games) is told to ``set_players``."""
+    players' choice (confirm between games) is told to ``set_players``, a hint asked
+    for (switch pressed twice quickly in a person's turn) to ``ask_hint``."""
     referee = service.referee
     mode = referee.mode
     match (action.button, action.press):
@@ -136,6 +153,10 @@ def command_for(
             return lambda now: service.resign(side, now)
         case ("switch", Press.SHORT) if presenter.question:
             return lambda now: presenter.next_answer()
+        case ("switch", Press.DOUBLE) if (
+            mode is Mode.PLAYING and not presenter.question and presenter.side not in referee.computers
+        ):
+            return lambda now: ask_hint()
         case ("switch", Press.SHORT) if mode is Mode.SETUP:
             starter = referee.starter.opponent
             return lambda now: service.choose_setup(starter=starter, now=now)

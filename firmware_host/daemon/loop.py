@@ -33,12 +33,13 @@ from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.sensor_logs import SensorLogs, log_header
 from firmware_host.daemon.snapshot import GameShown, Snapshot
 from firmware_host.daemon.switches import SwitchMap
-from firmware_host.daemon.tunes import cue_for, tune
+from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.games.base import ComputerChoice, Move, Position, Side
-from firmware_host.referee.referee import CommandError
+from firmware_host.records import GameRecord
+from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
+from firmware_host.referee.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
 from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
 
@@ -107,6 +108,8 @@ class Daemon:
         self.outputs = Outputs(devices, clock)
         self.findings: list[str] = []
         self._listeners: list[Callable[[Signal], None]] = []
+        self._cue_listeners: list[Callable[[Cue], None]] = []
+        self._hint_for: tuple[Move, ...] | None = None  # the moves before the position a hint is wanted in
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -228,6 +231,8 @@ class Daemon:
             if self.service.storage_ok != self.presenter.storage_ok:
                 self.presenter.storage_ok = self.service.storage_ok
                 self._show()
+            if self.service.low_time(now) is not None:
+                self._sound(Cue.LOW_TIME)
             clock = self.service.clock_display(now)
             if clock != self.presenter.clock:  # a game with a clock: its time, every second
                 self.presenter.clock = clock
@@ -284,12 +289,40 @@ class Daemon:
     # -- the computer -----------------------------------------------------------------------
 
     def _drive_computer(self) -> None:
-        """Have the computer choose while the referee wants its move; stop it otherwise."""
+        """Have the computer choose while the referee wants its move, or a hint the
+        players asked for in the position they are in; stop it otherwise."""
         service = self.service
-        if service is None or self._paused or not service.referee.wants_computer_move:
+        if service is None or self._paused:
             self.computer.want(None)
             return
-        self.computer.want(service.referee.position)
+        referee = service.referee
+        if referee.wants_computer_move:
+            self.computer.want(referee.position)
+            return
+        position = referee.position
+        if self._hint_for is not None and (position is None or position.move_stack != self._hint_for):
+            self._hint_for = None  # a move, a take back or a new game came first
+        self.computer.want(position if self._hint_for is not None else None)
+
+    def ask_hint(self) -> None:
+        """The players ask for a hint (switch pressed twice, or the page): the engine
+        chooses the side to move's move at the computer's level, in its own process as
+        for its own moves, and it is lit on the nest and said on the OLED; the move made
+        next is marked in the record. From the loop. Raises :class:`CommandError` when no
+        hint can be given now (no game, the computer's turn, a question open)."""
+        service = self.service
+        referee = service.referee if service is not None else None
+        position = referee.position if referee is not None else None
+        if referee is None or position is None or referee.mode is not Mode.PLAYING or self.presenter.question:
+            raise CommandError("a hint is for a person's turn in a game")
+        if position.turn in referee.computers:
+            raise CommandError("it is the computer's turn: it needs no hint")
+        if self.presenter.hint is not None or self._hint_for == position.move_stack:
+            return  # given, or on its way
+        self._hint_for = position.move_stack
+        self.presenter.hint_wanted = True
+        logger.info("a hint is asked for", extra={"fields": {"side": position.turn.label}})
+        self._show()
 
     def _computer_chose(self, history: tuple[Move, ...], result: ComputerChoice) -> None:
         """The engine's choice, in the loop: shown, if still wanted for that position."""
@@ -297,6 +330,9 @@ class Daemon:
         if service is None or not self.computer.is_searching_for(history):
             return  # a take back, a new game or a person taking over came first
         position = service.referee.position
+        if self._hint_for == history and position is not None and position.move_stack == history:
+            self._hint_chosen(service, history, result)
+            return
         if position is None or position.move_stack != history or not service.referee.wants_computer_move:
             return
         self.computer.delivered()
@@ -305,6 +341,14 @@ class Daemon:
             self._publish(service.play_computer_move(result.move, self.now_ms()))
         except CommandError as error:
             logger.error("the computer's move was not taken: %s", error)
+
+    def _hint_chosen(self, service: RefereeService, history: tuple[Move, ...], result: ComputerChoice) -> None:
+        self.computer.delivered()
+        self._hint_for = None
+        service.hint_shown(history)
+        self.presenter.hint_wanted, self.presenter.hint = False, result.move
+        logger.info("hint: %s", result.move, extra={"fields": dict(result.facts)})
+        self._show()
 
     def set_players(self, computers: frozenset[Side], level_number: int | None = None) -> None:
         """The computer plays ``computers`` (none: people play both), at ``level_number``
@@ -348,6 +392,22 @@ class Daemon:
                 logger.debug("%s; the page shows the game as last read", error)
         return self._recorded
 
+    def past_games(self) -> list[GameSummary]:
+        """Every game in the record, oldest first (the page's history). Raises
+        :class:`StorageUnavailableError` if the record cannot be read now."""
+        if self._store is None:
+            return []
+        return self._store.games()
+
+    def past_game(self, game_id: int) -> GameRecord:
+        """The game ``game_id`` of the record as a game record (what ``nestref export``
+        writes). Raises :class:`~firmware_host.referee.store.UnknownGameError`,
+        :class:`~firmware_host.referee.store.StoreError` and
+        :class:`StorageUnavailableError`."""
+        if self._store is None:
+            raise StorageUnavailableError("the game record is not open yet")
+        return self._store.game_record(game_id)
+
     def waiting_moves(self) -> list[Move]:
         """The moves the referee accepted that wait to be recorded (the record cannot
         be written): shown as waiting, not as played."""
@@ -358,6 +418,11 @@ class Daemon:
     def subscribe(self, listener: Callable[[Signal], None]) -> None:
         """Have ``listener`` told every signal of the referee, once it is recorded."""
         self._listeners.append(listener)
+
+    def subscribe_cues(self, listener: Callable[[Cue], None]) -> None:
+        """Have ``listener`` told every cue the daemon sounds (or would, with ``[sound]
+        enabled``), as it sounds it: the page plays them too."""
+        self._cue_listeners.append(listener)
 
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""
@@ -497,7 +562,14 @@ class Daemon:
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
         try:
             lineups = self.config.game.lineups
-            command_for(action, self.service, self.presenter, lineups=lineups, set_players=self.set_players)(now)
+            command_for(
+                action,
+                self.service,
+                self.presenter,
+                lineups=lineups,
+                set_players=self.set_players,
+                ask_hint=self.ask_hint,
+            )(now)
         except CommandError as error:
             logger.info("button ignored: %s", error)
         self._show()
@@ -509,11 +581,19 @@ class Daemon:
         self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.presenter.apply(signal)
-        cue = cue_for(signal, move_accepted=self.config.sound.move_accepted) if self.config.sound.enabled else None
+        cue = cue_for(signal, move_accepted=self.config.sound.move_accepted)
         if cue is not None:
-            self.outputs.sound(tune(cue))
+            self._sound(cue)
         for listener in self._listeners:
             listener(signal)
+
+    def _sound(self, cue: Cue) -> None:
+        """Sound ``cue`` on the piezo (with ``[sound] enabled``), and tell the pages (which
+        have their own mute)."""
+        if self.config.sound.enabled:
+            self.outputs.sound(tune(cue))
+        for listener in self._cue_listeners:
+            listener(cue)
 
     def _publish(self, signals: list[Signal]) -> None:
         if signals:

@@ -111,11 +111,15 @@ class Presenter:
     computer_level: int = 0
     thinking: bool = False  # the computer is choosing the move of the side to move
     computer_move: Move | None = None  # the computer's move, for the players to make
+    hint_wanted: bool = False  # the players asked for a hint; the engine is choosing it
+    hint: Move | None = None  # the engine's suggestion for the side to move, until a move is made
     clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
     _start: str = ""  # the game's first position
 
     def apply(self, signal: Signal) -> None:
         """Take in one signal."""
+        if not isinstance(signal, MissedCapture | SensorFault | SensorRecovered | ComputerMove):
+            self.hint_wanted, self.hint = False, None  # a hint is for the position it was asked in
         if isinstance(signal, GameStarted | GameOver | GameAbandoned | CorrectionNeeded):
             self.question = ()  # whatever was asked no longer stands
         if isinstance(signal, GameStarted | GameAbandoned | TakenBack):
@@ -259,6 +263,11 @@ class Presenter:
             return Screen("nestref", (), footer)
         if self.computer_move is not None:  # the move in big letters, to read across the table
             return Screen(str(self.computer_move), ("computer's move", "make it on the nest"), footer)
+        if self.hint is not None:  # as the computer's move, and said to be a hint
+            return Screen(str(self.hint), arranged([Block.of(f"hint for {self.side.label}", "hint")]), footer)
+        if self.hint_wanted:
+            return Screen("HINT", arranged([Block.of("the computer is", rank=1, optional=True),
+                                            Block.of("choosing a hint", "thinking")]), footer)  # fmt: skip
         last = Block.of(f"last: {self.last_move}", rank=2, optional=True) if self.last_move else Block(((),))
         if self.thinking:
             return Screen("THINKING", arranged([Block.of(f"computer is {self.side.label}"), last]), footer)
@@ -378,6 +387,10 @@ class Presenter:
             error = Blink.ON
         return {"red_turn": turn[Side.RED], "blue_turn": turn[Side.BLUE], "error": error, "capture": capture}
 
+    def _move_shown(self) -> Move | None:
+        """The move lit on the nest for the players: the computer's, or a hint."""
+        return self.computer_move if self.computer_move is not None else self.hint
+
     def cells(self) -> dict[str, Blink]:
         """The cell LEDs: the cells to show, and how."""
         lit: dict[str, Blink] = {}
@@ -403,11 +416,10 @@ class Presenter:
             cell = self._deciding_cell()
             if cell is not None:
                 lit[cell] = Blink.FAST
-        elif self.view is View.PLAYING and self.computer_move is not None:
-            move = self.computer_move
-            if move.origin is not None and move.target is not None:
-                lit[move.origin] = Blink.SLOW  # what to do next: this piece...
-                lit[move.target] = Blink.ON  # ...to here (the piece it captures stands here)
+        elif self.view is View.PLAYING and (shown := self._move_shown()) is not None:
+            if shown.origin is not None and shown.target is not None:
+                lit[shown.origin] = Blink.SLOW  # what to do next: this piece...
+                lit[shown.target] = Blink.ON  # ...to here (the piece it captures stands here)
         elif self.view is View.PLAYING and not self.thinking:
             for move in self.captures:
                 if move.origin is not None and move.target is not None:

@@ -32,7 +32,7 @@ class Cue(Enum):
     ILLEGAL_MOVE = "illegal move"
     CAPTURE_COMPULSORY = "capture compulsory"
     OPPONENT_MOVED = "opponent moved"  # the computer or the remote opponent chose its move
-    LOW_TIME = "low time"  # the side to move has under 10 s
+    LOW_TIME = "low time"  # the side to move fell under its low-time mark (clocks.TimeControl.low_time_ms)
     GAME_WON = "game won"
     FLAG_FALL = "flag fall"
     LINK_LOST = "link lost"  # the remote opponent or the sensors' link dropped

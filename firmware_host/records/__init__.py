@@ -22,6 +22,7 @@ from firmware_host.records.reader import read_records
 from firmware_host.records.record import (
     ABANDONED,
     DRAW,
+    HINT,
     RESIGNATION,
     TERMINATIONS,
     TIME,
@@ -40,6 +41,7 @@ from firmware_host.records.writer import write_record, write_records
 __all__ = [
     "ABANDONED",
     "DRAW",
+    "HINT",
     "RESIGNATION",
     "TERMINATIONS",
     "TIME",

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Position, Side
 from firmware_host.records.record import (
+    HINT,
     RESULTS,
     TAKEN_BACK,
     UNTERMINATED,
@@ -151,6 +152,12 @@ class _Scanner:
                 if words == TAKEN_BACK:
                     parsed.events.append(TakeBack())
                     ply = max(ply - 1, 0)
+                elif words == HINT:
+                    last = parsed.events[-1] if parsed.events else None
+                    if not isinstance(last, Played) or last.hinted:
+                        raise self.fail("a {hint} marks the move just before it, and no move is: it follows a move")
+                    parsed.events[-1] = Played(last.move, hinted=True)
+                    continue
                 elif words:
                     parsed.events.append(Comment(words))
                 else:

@@ -35,6 +35,10 @@ LAST_SECOND = 253_402_300_799
 TAKEN_BACK = "taken back"
 """The comment that stands for a take back of the last move that stands."""
 
+HINT = "hint"
+"""The comment that marks the move before it as played after a hint: the players asked
+the engine for its suggestion before making it."""
+
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
@@ -45,9 +49,11 @@ class RecordError(NestrefError, ValueError):
 
 @dataclass(frozen=True)
 class Played:
-    """A move played, in the game's notation."""
+    """A move played, in the game's notation; ``hinted``: after a hint (the record's
+    ``{hint}`` after it)."""
 
     move: str
+    hinted: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,8 @@ class Comment:
             raise ValueError(f"a comment is words on one line, single-spaced, without '}}': {self.text!r}")
         if self.text == TAKEN_BACK:
             raise ValueError(f"{TAKEN_BACK!r} stands for a take back (TakeBack), not a comment")
+        if self.text == HINT:
+            raise ValueError(f"{HINT!r} marks a move played after a hint (Played.hinted), not a comment")
 
 
 Event = Played | TakeBack | Comment

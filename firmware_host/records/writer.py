@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from firmware_host.games.base import Game
-from firmware_host.records.record import SEVEN_TAGS, TAKEN_BACK, GameRecord, Played, TakeBack
+from firmware_host.records.record import HINT, SEVEN_TAGS, TAKEN_BACK, GameRecord, Played, TakeBack
 
 LINE_LENGTH = 79
 """The moves are wrapped to lines this long at most (a longer comment is broken at its
@@ -66,7 +66,9 @@ def _movetext(record: GameRecord) -> list[str]:
             else:
                 words.append(event.move)
             ply += 1
-            numbered = True
+            numbered = not event.hinted
+            if event.hinted:
+                words.append("{" + HINT + "}")
         else:
             if isinstance(event, TakeBack):
                 ply = max(ply - 1, 0)

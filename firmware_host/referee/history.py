@@ -49,6 +49,24 @@ class GameSummary:
     blue: str | None
 
 
+def result_words(game: Game, summary: GameSummary) -> str:
+    """The result in words, as lists of games show it: ``blue: cuckoo captured (2)``,
+    ``red: on time``, ``playing``, ``abandoned``."""
+    if summary.is_abandoned:
+        return "abandoned"
+    if summary.result is None:
+        return "playing"
+    if summary.result != "draw" and summary.how == "time":
+        return f"{summary.result}: on time"
+    if summary.game != game.name:
+        return summary.result if summary.how is None else f"{summary.result}: {summary.how}"
+    try:
+        words = game.outcome_words(game.outcome_from_record(summary.result, summary.how))
+    except NestrefError:  # a game the record keeps in words this nestref does not know
+        words = summary.how or ""
+    return f"{summary.result}: {words}"
+
+
 class History:
     """The history's reads and imports, on the record's connection."""
 
@@ -91,7 +109,7 @@ class History:
                 (game_id,),
             ).fetchone()
             moves = self._db.execute(
-                "SELECT move, at, taken_back_at FROM moves WHERE game_id = ? ORDER BY id", (game_id,)
+                "SELECT move, at, taken_back_at, hinted FROM moves WHERE game_id = ? ORDER BY id", (game_id,)
             ).fetchall()
             tags = self._db.execute(
                 "SELECT name, value FROM tags WHERE game_id = ? ORDER BY rowid", (game_id,)
@@ -216,8 +234,9 @@ class History:
             if isinstance(event, Played):
                 position.push(self.game.read_move(event.move), lenient=record.lenient)
                 db.execute(
-                    "INSERT INTO moves (id, game_id, ply, move, position, at, referee_ms) VALUES (?, ?, ?, ?, ?, ?, 0)",
-                    (next_id, game_id, len(position.move_stack), event.move, position.to_text(), at),
+                    "INSERT INTO moves (id, game_id, ply, move, position, at, referee_ms, hinted)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+                    (next_id, game_id, len(position.move_stack), event.move, position.to_text(), at, int(event.hinted)),
                 )
                 standing.append(next_id)
                 next_id += 1
@@ -227,18 +246,18 @@ class History:
         return game_id
 
 
-def _events(moves: list[tuple[str, int, int | None]]) -> tuple[Event, ...]:
+def _events(moves: list[tuple[str, int, int | None, int]]) -> tuple[Event, ...]:
     """The moves played and taken back, in the order they happened, from the moves in
     the order played with when each was taken back: a move is taken back before the
     next is played if it was taken back by then (a take back pops the last move that
     stands, so no other order fits)."""
     events: list[Event] = []
     taken_back: list[int | None] = []  # of the moves that stand so far
-    for move, at, taken_back_at in moves:
+    for move, at, taken_back_at, hinted in moves:
         while taken_back and taken_back[-1] is not None and taken_back[-1] <= at:
             events.append(TakeBack())
             taken_back.pop()
-        events.append(Played(move))
+        events.append(Played(move, hinted=bool(hinted)))
         taken_back.append(taken_back_at)
     while taken_back and taken_back[-1] is not None:
         events.append(TakeBack())

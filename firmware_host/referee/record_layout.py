@@ -7,7 +7,7 @@ import sqlite3
 
 from firmware_host.errors import NestrefError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The record's layout, kept in SQLite's ``user_version``: a database of an older
 layout is brought up to date when opened (:data:`MIGRATIONS`), one a newer nestref
 wrote is refused."""
@@ -36,6 +36,11 @@ MIGRATIONS: dict[int, str] = {
     # daemon goes on with the times the players had.
     3: """
         ALTER TABLE games ADD COLUMN clock TEXT;
+    """,
+    # 4 to 5: a move made after the players asked for a hint is marked ({hint} in a
+    # game record).
+    4: """
+        ALTER TABLE moves ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
     """,
 }
 """The statements that take a record from the layout of each version to the next."""
@@ -71,7 +76,8 @@ CREATE TABLE moves (
     position TEXT NOT NULL,           -- the position after it
     at INTEGER NOT NULL,              -- wall clock, ms since the epoch
     referee_ms INTEGER NOT NULL,      -- the referee's clock when it was accepted
-    taken_back_at INTEGER
+    taken_back_at INTEGER,
+    hinted INTEGER NOT NULL DEFAULT 0 -- 1: made after a hint
 );
 CREATE INDEX moves_of_game ON moves(game_id, id);
 CREATE TABLE tags (

@@ -13,6 +13,7 @@ fall ending the game as a loss on time, and resumed from the record after a rest
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections import deque
@@ -57,6 +58,8 @@ class RefereeService:
         self.clock: GameClock | None = None
         """The game clock of the game being played, if it is played with one."""
         self._flag_told = False  # the game clock's flag fall was made a loss on time
+        self._low_time_told: frozenset[Side] = frozenset()  # the sides warned of low time this game
+        self._hinted: tuple[Move, ...] | None = None  # the moves before the position a hint was shown in
         self._pending: deque[tuple[list[Signal], int, str | None]] = deque()
         self._retry_at = 0  # referee time of the next try while the record cannot be written
 
@@ -85,6 +88,7 @@ class RefereeService:
         if saved is not None and saved.position is not None and saved.clock is not None:
             try:
                 service.clock = GameClock.from_snapshot(json.loads(saved.clock), now)
+                service._low_time_told = service.clock.low_sides(now)  # warned before the restart
             except (ValueError, ClockError) as error:  # a record edited by hand: play on without
                 logger.error("%s: the game clock cannot be read (%s); the game goes on without it", store.path, error)
         if saved is not None and saved.position is not None and saved.games is not None and saved.starter:
@@ -102,8 +106,28 @@ class RefereeService:
             service._publish(referee.await_setup(now=now), now)
         return service
 
+    def hint_shown(self, history: tuple[Move, ...]) -> None:
+        """A hint was shown in the position after ``history``: the move made there is
+        marked as made after a hint (``MoveAccepted.hinted``, in the record)."""
+        self._hinted = history
+
+    def _marked(self, signals: list[Signal]) -> list[Signal]:
+        """``signals`` with the move made after a hint marked; a take back or a new game
+        first drops the mark (the hint was for another position)."""
+        marked: list[Signal] = []
+        for signal in signals:
+            if isinstance(signal, (TakenBack, GameStarted)):
+                self._hinted = None
+            elif isinstance(signal, MoveAccepted) and self._hinted is not None:
+                if signal.ply == len(self._hinted) + 1:
+                    signal = dataclasses.replace(signal, hinted=True)
+                self._hinted = None
+            marked.append(signal)
+        return marked
+
     def _publish(self, signals: list[Signal], now: int) -> list[Signal]:
         if signals:
+            signals = self._marked(signals)
             clock = self._time(signals, now)
             self._pending.append((signals, now, clock))
         if self._pending and (self.storage_ok or now >= self._retry_at):
@@ -119,6 +143,7 @@ class RefereeService:
                 control = self.control
                 self.clock = None if control is None else GameClock.new(control, first=signal.starter)
                 self._flag_told = False
+                self._low_time_told = frozenset()
             elif self.clock is None:
                 continue
             elif isinstance(signal, MoveAccepted):
@@ -191,6 +216,16 @@ class RefereeService:
             self._flag_told = True
             signals += self.referee.flag_fell(flagged, now)
         return self._publish(signals, now)
+
+    def low_time(self, now: int) -> Side | None:
+        """The side to warn of low time now, once per side per game (the daemon sounds
+        the low-time cue): see :meth:`GameClock.low_time_side`."""
+        if self.clock is None:
+            return None
+        side = self.clock.low_time_side(now, warned=self._low_time_told)
+        if side is not None:
+            self._low_time_told |= {side}
+        return side
 
     def take_back(self, now: int) -> list[Signal]:
         return self._publish(self.referee.take_back(now), now)

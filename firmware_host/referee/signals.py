@@ -110,9 +110,10 @@ class MoveAccepted:
     side: Side
     ply: int  # this move's number in the game, from 1
     position: str
+    hinted: bool = False  # made after the players asked for a hint (the record marks it)
 
     def to_text(self) -> str:
-        return f"move {self.move}"
+        return f"move {self.move}" + (" after a hint" if self.hinted else "")
 
 
 @dataclass(frozen=True)

@@ -174,9 +174,9 @@ class GameStore(History):
                 )
             elif isinstance(signal, MoveAccepted):
                 db.execute(
-                    "INSERT INTO moves (game_id, ply, move, position, at, referee_ms)"
-                    " VALUES ((SELECT max(id) FROM games), ?, ?, ?, ?, ?)",
-                    (signal.ply, str(signal.move), signal.position, now, referee_ms),
+                    "INSERT INTO moves (game_id, ply, move, position, at, referee_ms, hinted)"
+                    " VALUES ((SELECT max(id) FROM games), ?, ?, ?, ?, ?, ?)",
+                    (signal.ply, str(signal.move), signal.position, now, referee_ms, int(signal.hinted)),
                 )
             elif isinstance(signal, TakenBack):
                 db.execute(

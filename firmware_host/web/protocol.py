@@ -63,6 +63,7 @@ _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "setup": {"lineup": ("lineup", False)},
     "players": {"red": ("player", True), "blue": ("player", True), "level": ("level", False)},
     "clear": {},
+    "hint": {},
     "pin": {"pin": ("text", True)},
     "resume": {"token": ("text", True)},
     "new_pin": {},

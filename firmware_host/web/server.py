@@ -36,6 +36,7 @@ from aiohttp import WSMsgType, web
 
 from firmware_host.daemon import Daemon, Snapshot
 from firmware_host.daemon.buttons import BUTTON_HELP
+from firmware_host.daemon.tunes import tunes_as_json
 from firmware_host.referee.signals import Signal
 from firmware_host.web.access import (
     WILDCARDS,
@@ -48,6 +49,8 @@ from firmware_host.web.access import (
     is_same_origin,
     names_in,
 )
+from firmware_host.web.cues import CueFeed
+from firmware_host.web.history import add_history_routes
 from firmware_host.web.picture import Picture
 from firmware_host.web.protocol import (
     MAX_ERROR_CHARS,
@@ -86,6 +89,7 @@ class Page:
     pins_paused_until: float = 0.0  # no PIN is taken from this page before
     sent: dict[str, str] = field(default_factory=dict)  # type → the last message of it sent
     signals_sent: int = 0  # how many of the server's signals this page has been sent
+    cues_sent: int = 0  # how many of the daemon's cues (none from before it connected)
 
 
 class WebServer:
@@ -125,10 +129,13 @@ class WebServer:
         web_files = resources.files("firmware_host.web").joinpath("page")
         self._files = {entry.name: entry for entry in web_files.iterdir() if entry.name.endswith(tuple(_CONTENT_TYPES))}
         daemon.subscribe(self._on_signal)
+        self._cues = CueFeed()
+        daemon.subscribe_cues(self._cues.add)
         # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
         self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
+        add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
         self.app.router.add_get("/{name}", self._file)
         self.app.on_response_prepare.append(add_security_headers)
         self.app.on_startup.append(self._begin)
@@ -221,7 +228,7 @@ class WebServer:
         except ConnectionError:  # the page went away during the handshake
             logger.debug("a page left during the WebSocket handshake")
             return socket
-        page = Page(socket)
+        page = Page(socket, cues_sent=self._cues.count)
         self.pages.append(page)
         try:
             await self._send(page, self._hello(page))
@@ -252,6 +259,7 @@ class WebServer:
             "levels": [
                 {"number": level.number, "name": level.name} for level in self.daemon.config.game.computer_levels
             ],
+            "tunes": tunes_as_json(),
         }
 
     def may_act(self, page: Page) -> bool:
@@ -417,6 +425,9 @@ class WebServer:
             if sees_pin not in oleds:
                 oleds[sees_pin] = self._oled_message(snapshot, sees_pin)
             await self._send_signals(page)
+            for text in self._cues.since(page.cues_sent):
+                await self._send_text(page, text)
+            page.cues_sent = self._cues.count
             for kind, text in [*common, oleds[sees_pin]]:
                 await self._send_changed(page, kind, text)
 

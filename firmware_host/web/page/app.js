@@ -38,6 +38,13 @@ const shared = {
   replay: null,
 };
 window.nestref = shared;
+// history.js replays a past game on the nest: these cells ({cell: letter}) instead of the
+// table's, until it gives null (the live nest again).
+shared.shownCells = null;
+shared.showCells = (cells) => {
+  shared.shownCells = cells;
+  renderPieces(cells ?? shared.table?.cells ?? {});
+};
 
 // The page's own state: what the server does not need to know.
 const ui = {
@@ -154,7 +161,7 @@ const handlers = {
     // (from the box into the hand), or stays in its tray.
     const focused = document.activeElement?.closest?.(".tray-pieces [data-piece-id]");
     const tray = focused?.parentElement;
-    renderPieces(message.cells ?? {});
+    renderPieces(shared.shownCells ?? message.cells ?? {}); // a past game replayed stays shown
     renderHand(hand);
     renderBox(message.box ?? []);
     if (focused) {
@@ -356,7 +363,7 @@ function buildNest(nest) {
     glowLayer.append(cell.glow);
   }
   nestSvg.append(defs, northLabel, southLabel, cellLayer, glowLayer, pieceLayer, dragLayer);
-  if (shared.table) renderPieces(shared.table.cells ?? {});
+  if (shared.table || shared.shownCells) renderPieces(shared.shownCells ?? shared.table.cells ?? {});
   if (shared.lights) handlers.lights(shared.lights);
 }
 
@@ -1085,6 +1092,7 @@ function start() {
   $("clear").addEventListener("click", () => send("clear"));
   for (const id of ["player-red", "player-blue", "computer-level"]) $(id).addEventListener("change", sendPlayers);
   $("drop").addEventListener("click", dropFromHand);
+  $("hint").addEventListener("click", () => send("hint"));
 
   $("log-file").addEventListener("change", (event) => loadLog(event.target));
   $("replay-play").addEventListener("click", () => send("replay_play", { speed: replaySpeed() }));
