@@ -385,3 +385,30 @@ def test_a_build_with_the_piezo_names_its_pin(tmp_path):
     config = config_from(tmp_path, '[sensors]\nbackend = "serial"\n[sound]\nenabled = true\npin = 18\n')
     assert "This build sounds a passive piezo on **GPIO18 (pin 12)**" in render_wiring(config)
     assert 18 not in free_pins(config)
+
+
+def test_nestref_wiring_for_the_battle_game_writes_the_guide_of_its_ten_by_ten_build(tmp_path, capsys):
+    from firmware_host.games import load_game
+    from firmware_host.wiring import build_config
+
+    out = tmp_path / "wiring-battle.md"
+    assert main(["--game", "battle", "wiring", "--output", str(out)]) == 0
+    guide = out.read_text(encoding="utf-8")
+    assert guide == (ROOT / "wiring-battle.md").read_text(encoding="utf-8"), "run: nestref --game battle wiring"
+    config = load_config(build_config("battle"), game="battle")
+    field = load_game("battle").board
+    assert config.game.board.name == field.name and config.sensors.size == (10, 10)
+    pins = [*config.sensors.rows, *config.sensors.columns]
+    assert len(set(pins)) == 20, "a 10x10 matrix needs 20 GPIO pins"
+    for cell in field.cells:  # every square of the field on a crossing of the matrix; no lake
+        assert f"| {cell} |" in guide or f" {cell} |" in guide, cell
+    assert len(set(config.matrix.values())) == len(field.cells) + 3 == 95
+    for lake in ("c5", "d6", "g5", "h6"):
+        assert f" {lake} |" not in guide
+    assert "reed switch | 92 |" in guide and "the Pi's twenty matrix pins" in guide
+    assert "fewer\nthan this build's 100: for now the Pi scans this one" in guide
+    assert 'None in this build (`[cell_lights] driver = "none"`)' in guide
+    assert "![The nest and its cells](docs/classic.svg)" in guide
+    assert main(["--game", "battle", "board", "--svg", str(tmp_path / "classic.svg")]) == 0
+    assert (tmp_path / "classic.svg").read_text() == (ROOT / "docs" / "classic.svg").read_text()
+    assert build_config("cuckoo") is None  # Operation Cuckoo's build is the defaults

@@ -486,6 +486,7 @@ class Daemon:
         """Stop refereeing while the simulator rearranges the nest (a replay's start):
         the switches are still read, but nobody is told."""
         self._paused = True
+        self._quiet_until = 0
 
     def begin_game_from(self, position: Position) -> None:
         """A new set from ``position``, at once, the nest taken to show it (a replay
@@ -606,6 +607,9 @@ class Daemon:
 
     def _show(self) -> None:
         self.outputs.show(self.presenter)
+        # What is shown changed, maybe outside a turn (the page's actions call in from
+        # the loop's own thread, between turns): the next turn is a whole one.
+        self._quiet_until = 0
 
     def _self_test(self, first: list[ScanUpdate] | None = None) -> None:
         """Scan a few times with nobody touching the nest; report what is wrong on the
