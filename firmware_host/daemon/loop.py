@@ -15,12 +15,13 @@ import contextlib
 import dataclasses
 import logging
 import queue
+import socket
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
 from firmware_host.daemon.computer import ComputerPlayer
@@ -29,15 +30,17 @@ from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.diagnostics import boot_checks
 from firmware_host.daemon.outputs import Outputs
 from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
 from firmware_host.daemon.sensor_logs import SensorLogs, log_header
 from firmware_host.daemon.snapshot import GameShown, Snapshot
 from firmware_host.daemon.switches import SwitchMap
-from firmware_host.daemon.tunes import cue_for, tune
+from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.games.base import ComputerChoice, Move, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
+from firmware_host.remote.kept import kept_path, nest_name
 from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
 
@@ -67,9 +70,11 @@ class Daemon:
         wall_clock: Callable[[], float] = time.time,
         address: str = "",
         computer_seed: int | None = None,
+        remote_nest: str | None = None,
     ) -> None:
         """``computer_seed`` makes the computer's choices repeatable (tests); by default
-        it is drawn from the wall clock, and logged."""
+        it is drawn from the wall clock, and logged. ``remote_nest``: this nest's name
+        in remote play, if not the config's (``[remote] nest``, or else the host's)."""
         self.config = config
         self.devices = devices
         self.clock = clock
@@ -105,6 +110,19 @@ class Daemon:
         self.outputs = Outputs(devices, clock)
         self.findings: list[str] = []
         self._listeners: list[Callable[[Signal], None]] = []
+        self.remote: RemotePlay | None = None  # with a [broker]: the other nest seated as the computer
+        if config.broker is not None:
+            self.remote = RemotePlay(
+                config.game,
+                config.broker,
+                nest_name=remote_nest or config.remote_nest or nest_name(socket.gethostname()),
+                nest=self,
+                kept=kept_path(config.database),
+                lineup=config.lineup,
+                first_starter=config.referee.first_starter,
+                clock=clock,
+            )
+            self.subscribe(self.remote.heard)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -127,6 +145,8 @@ class Daemon:
         if config.referee.computers:  # started now, so that its first move does not wait for it
             self.computer.start()
         self._self_test()
+        if self.remote is not None:
+            self.remote.start()
         self._show()
         logger.info(
             "daemon started",
@@ -141,6 +161,8 @@ class Daemon:
 
     def close(self) -> None:
         """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
+        if self.remote is not None:
+            self.remote.close()
         self.computer.close()
         sys.setswitchinterval(self._switch_interval)
         if self._pin_buttons is not None:
@@ -217,6 +239,8 @@ class Daemon:
             command()
         for action in self.gestures.tick(now / 1000):
             self._on_button(action, now)
+        if self.remote is not None:
+            self._remote_turn(now)
         if self.service is not None and not self._paused:
             self._publish(self.service.tick(now))
             if self.service.storage_ok != self.presenter.storage_ok:
@@ -253,7 +277,8 @@ class Daemon:
     def _drive_computer(self) -> None:
         """Have the computer choose while the referee wants its move; stop it otherwise."""
         service = self.service
-        if service is None or self._paused or not service.referee.wants_computer_move:
+        is_remote = self.remote is not None and self.remote.is_paired  # the other nest chooses
+        if service is None or self._paused or is_remote or not service.referee.wants_computer_move:
             self.computer.want(None)
             return
         self.computer.want(service.referee.position)
@@ -294,6 +319,34 @@ class Daemon:
             },
         )
         self._show()
+
+    # -- remote play ------------------------------------------------------------------------
+
+    def _remote_turn(self, now: int) -> None:
+        assert self.remote is not None
+        if self.service is not None and not self._paused:
+            self._publish(self.remote.turn(self.service, now))
+        shown = self.remote.shown()
+        if shown != self.presenter.remote:
+            self.presenter.remote = shown
+            self._show()
+
+    def remote_action(self, kind: str, fields: dict[str, Any]) -> None:
+        """A request of the page for remote play (``remote_offer``, ``remote_join``, ...:
+        :meth:`RemotePlay.act`), in the loop's thread. Raises
+        :class:`~firmware_host.daemon.remote_play.RemotePlayError`."""
+        if self.remote is None:
+            raise RemotePlayError("no broker: name one in the config's [broker] (or --broker)")
+        try:
+            self.remote.act(kind, fields, self.service, self.now_ms())
+        finally:
+            self._remote_turn(self.now_ms())
+            self._show()
+
+    def link_lost(self) -> None:
+        """The remote link or the other nest dropped: its cue, if the nest has sound."""
+        if self.config.sound.enabled:
+            self.outputs.sound(tune(Cue.LINK_LOST))
 
     def _check_link(self) -> None:
         """A serial scanner may come and go (a pulled cable): say so on the OLED."""
@@ -364,6 +417,7 @@ class Daemon:
             cell_lights=frozenset(devices.cell_lights.lit()) if devices.cell_lights is not None else frozenset(),
             game=game,
             findings=tuple(self.findings),
+            remote=presenter.remote,
         )
 
     def show_address(self, address: str) -> None:
@@ -462,6 +516,11 @@ class Daemon:
         if self.service is None:
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
+        remote, question_open = self.remote, self.presenter.answer is not None
+        if remote is not None and remote.button(action, self.service, now, question_open=question_open):
+            self._remote_turn(now)
+            self._show()
+            return
         try:
             lineups = self.config.game.lineups
             command_for(action, self.service, self.presenter, lineups=lineups, set_players=self.set_players)(now)
