@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
+from firmware_host.daemon.remote_play import RemotePlayError
 from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Piece, Side
@@ -169,9 +170,11 @@ class Simulator:
                     self.start_recording()
                 case "record_stop":
                     return self.stop_recording()
+                case _ if kind.startswith("remote_"):
+                    self.daemon.remote_action(kind, dict(fields))
                 case _:
                     raise SimulatorError(f"unknown act {kind!r}")
-        except TableError as error:
+        except (TableError, RemotePlayError) as error:
             raise SimulatorError(str(error)) from None
         return None
 
