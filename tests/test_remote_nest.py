@@ -4,16 +4,21 @@ computer's move is, copied there by hand and acknowledged; both records compared
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_play import RemoteStage
 from firmware_host.games.cuckoo.rules import Move, Position, Side
+from firmware_host.remote.link import close_sockets
 from firmware_host.remote.messages import SetRecord
 from tests.broker import Broker
 from tests.remote_nests import RemoteRig, paired_rigs, play_move, side_of, until
@@ -97,3 +102,101 @@ def test_two_daemons_play_a_set_of_three_games_the_starter_alternating(rigs):
     assert [game.result for game in records(red).finished] == ["red", "blue", "red"]
     assert red.remote.stage is blue.remote.stage is RemoteStage.SET_OVER
     assert red.daemon.presenter.score == (2, 1)
+
+
+def test_the_broker_stopped_and_started_again_mid_move_loses_nothing(rigs, broker):
+    red, blue = rigs
+    rng = random.Random(3)
+    start = Position.from_lineup("standard")
+    line = quiet_moves(rng, start, 3)
+    play_move(red, blue, line[0])
+    broker.stop()
+    until([red, blue], lambda: "link lost" in red.daemon.presenter.footer(), "the link lost shown")
+    assert re.fullmatch(r"link lost \d:\d\d", red.daemon.presenter.footer())
+    blue.make(line[1])  # made and recorded while no broker runs: it waits in the client
+    assert blue.moves() == [str(line[0]), str(line[1])]
+    assert blue.remote.shown().is_waiting_for_copy
+    broker.start()  # on the same port, with nothing retained: the nests say their state again
+    until([red, blue], lambda: red.daemon.presenter.computer_move == line[1], "blue's move after the restart")
+    red.make(line[1])
+    until([red, blue], lambda: not blue.remote.shown().is_waiting_for_copy, "the copy acknowledged")
+    play_move(red, blue, line[2])
+    assert red.moves() == blue.moves() == [str(move) for move in line]
+    assert records(red) == records(blue)
+
+
+def test_a_third_client_publishing_garbage_illegal_moves_old_plies_and_a_forged_record(rigs, broker):
+    red, blue = rigs
+    rng = random.Random(5)
+    start = Position.from_lineup("standard")
+    line = quiet_moves(rng, start, 3)
+    for move in line[:2]:
+        board_turn = Side.RED if line.index(move) % 2 == 0 else Side.BLUE
+        mover = red if board_turn is Side.RED else blue
+        play_move(mover, blue if mover is red else red, move)
+    code = red.remote.code
+    blue_state = f"nestref/{code}/blue/state"
+    forger = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="a-third-client", protocol=mqtt.MQTTv311)
+    forger.connect("127.0.0.1", broker.port)
+    forger.loop_start()
+    try:
+        genuine = records(blue)
+        as_blue = {"v": 1, "type": "hello", "code": code, "nest": "bluenest001", "side": "blue", "game": "cuckoo",
+                   "lineup": "standard", "first": "red", "games": [], "take_backs": 0, "proposal": None,
+                   "answer": None, "desync": None}  # fmt: skip
+        payloads = [
+            b"\xff\xfe not json",
+            b'{"v": 1, "type": "hello"',
+            json.dumps({**as_blue, "record": [*genuine.record, "c7-c2"]}).encode(),  # an illegal move
+            json.dumps({**as_blue, "record": [*genuine.record, "c3-c4"]}).encode(),  # red's piece, out of turn
+            json.dumps({**as_blue, "record": list(genuine.record[:1])}).encode(),  # an old ply
+            json.dumps({**as_blue, "nest": "someoneelse1", "record": list(genuine.record)}).encode(),
+        ]
+        refused_before = red.remote.refused
+        for payload in payloads:
+            forger.publish(blue_state, payload, qos=1).wait_for_publish(5)
+        until([red, blue], lambda: red.remote.refused == refused_before + 5, "five refused (the old one dropped)")
+        red.run_for(1.0)
+        assert red.remote.stage is RemoteStage.PLAYING and red.daemon.presenter.computer_move is None
+        assert records(red) == records(blue) == genuine
+        play_move(red, blue, line[2])  # play goes on: nothing was accepted, nothing lost
+        # A legal record as long as the one played, but not it: it cannot be told from a disagreement.
+        board = start.copy()
+        board.push(next(move for move in board.legal_moves() if move != line[0] and not move.is_capture))
+        forged = [str(board.move_stack[0]), *(str(move) for move in quiet_moves(rng, board, 2))]
+        assert len(forged) == len(records(blue).record) and forged != list(records(blue).record)
+        forger.publish(blue_state, json.dumps({**as_blue, "record": forged}).encode(), qos=1).wait_for_publish(5)
+        until([red, blue], lambda: red.remote.stage is blue.remote.stage is RemoteStage.DESYNC, "the desync")
+        assert red.daemon.presenter.screen().headline == blue.daemon.presenter.screen().headline == "DESYNC"
+        assert red.moves() == blue.moves() == [str(move) for move in line]
+    finally:
+        forger.loop_stop()
+        forger.disconnect()
+        close_sockets(forger)
+
+
+def test_a_code_is_entered_with_the_buttons(tmp_path, broker):
+    start = Position.from_lineup("standard")
+    red = RemoteRig(tmp_path / "red", broker.url, "rednest0001", seed=1)
+    blue = RemoteRig(tmp_path / "blue", broker.url, "bluenest001", seed=2)
+    try:
+        red.start(start)
+        blue.start(start)
+        red.press("confirm")
+        code = red.remote.code
+        blue.press("switch", seconds=2.5)  # held: a code to enter
+        assert blue.remote.stage is RemoteStage.ENTERING
+        for index, character in enumerate(code):
+            while blue.remote.shown().choosing != character:
+                blue.press("switch")
+            if index == 0:  # a wrong character taken, and undone
+                blue.press("confirm")
+                blue.press("take_back")
+            assert blue.daemon.presenter.screen().headline.startswith(code[:index] + character)
+            blue.press("confirm")
+        assert blue.remote.stage is RemoteStage.JOINING
+        until([red, blue], lambda: red.remote.stage is blue.remote.stage is RemoteStage.PLAYING, "the pairing")
+        assert side_of(blue) is Side.BLUE
+    finally:
+        red.close()
+        blue.close()
