@@ -264,8 +264,14 @@ def daemons(broker: Broker, plies: int, idle_s: float) -> tuple[list[float], flo
                 accepted, shown = len(mover.times["accepted"]), len(copier.times["shown"])
                 assert move.origin is not None and move.target is not None
                 mover.make(move.origin, move.target)
-                wait(lambda: len(copier.times["shown"]) > shown, f"{move} shown")  # noqa: B023
-                timings.append((copier.times["shown"][-1] - mover.times["accepted"][accepted]) * 1000)
+                wait(lambda: len(mover.times["accepted"]) > accepted, f"{move} accepted")  # noqa: B023
+                accepted_at = mover.times["accepted"][accepted]
+                # The move shown there after it was accepted here (a turn announced again
+                # there, before, says nothing of this move).
+                wait(lambda: any(t >= accepted_at for t in copier.times["shown"][shown:]), f"{move} shown")  # noqa: B023
+                timings.append(
+                    (next(t for t in copier.times["shown"][shown:] if t >= accepted_at) - accepted_at) * 1000
+                )
                 copied = len(copier.times["accepted"])
                 copier.make(move.origin, move.target)
                 wait(lambda: len(copier.times["accepted"]) > copied, f"{move} copied")  # noqa: B023

@@ -254,9 +254,12 @@ class RemotePlay:
 
     def leave(self) -> None:
         """Leave the game (offered, joined, played or stopped in a desync): the set kept
-        is forgotten; the nest plays on its own."""
+        is forgotten; the nest plays on its own (after a desync, a new set: play had stopped)."""
+        was_stopped = self.stage is RemoteStage.DESYNC
         self._forget()
         self._nest.set_players(frozenset())
+        if was_stopped:
+            self._nest.begin_game_from(self.game.start(self.lineup, self.first_starter))
 
     def act(self, kind: str, fields: dict[str, Any], service: RefereeService | None, now: int) -> None:
         """A request from the page: ``remote_offer``, ``remote_join`` (``code``),
