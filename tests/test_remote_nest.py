@@ -194,9 +194,63 @@ def test_a_code_is_entered_with_the_buttons(tmp_path, broker):
                 blue.press("take_back")
             assert blue.daemon.presenter.screen().headline.startswith(code[:index] + character)
             blue.press("confirm")
-        assert blue.remote.stage is RemoteStage.JOINING
+        assert blue.remote.stage in (RemoteStage.JOINING, RemoteStage.PLAYING)  # the broker may be quick
         until([red, blue], lambda: red.remote.stage is blue.remote.stage is RemoteStage.PLAYING, "the pairing")
         assert side_of(blue) is Side.BLUE
     finally:
         red.close()
         blue.close()
+
+
+def test_a_take_back_asked_on_one_nest_and_agreed_on_the_other_undoes_both_moves_on_both(rigs):
+    red, blue = rigs
+    start = Position.from_lineup("standard")
+    line = quiet_moves(random.Random(11), start, 3)
+    play_move(red, blue, line[0])
+    play_move(blue, red, line[1])
+    red.press("take_back")  # asks: red's last move and blue's reply to it
+    until([red, blue], lambda: blue.daemon.presenter.screen().headline == "UNDO?", "the request shown")
+    assert " ".join(blue.daemon.presenter.screen().lines[:2]) == "they ask to take back"
+    blue.press("confirm")  # agreed
+    for rig in (red, blue):
+        until([red, blue], lambda rig=rig: rig.moves() == [], "both moves taken back")  # type: ignore[misc]
+    for rig in (red, blue):  # the players put the nest back as the OLED guides them
+        rig.show(start)
+        rig.run_for(1.0)
+        assert rig.daemon.view is View.PLAYING and rig.daemon.presenter.side is Side.RED
+    assert records(red) == records(blue) and records(red).take_backs == 1 and records(red).record == ()
+    play_move(red, blue, line[2])
+    assert red.moves() == blue.moves() == [str(line[2])]
+
+
+def test_a_draw_offer_declined_changes_nothing(rigs):
+    red, blue = rigs
+    start = Position.from_lineup("standard")
+    line = quiet_moves(random.Random(13), start, 2)
+    play_move(red, blue, line[0])
+    blue.press("switch", seconds=2.5)  # held, playing: offer a draw
+    until([red, blue], lambda: red.daemon.presenter.screen().headline == "DRAW?", "the offer shown")
+    red.press("switch")  # no
+    until([red, blue], lambda: blue.remote.shown().said == "draw declined", "the answer")
+    assert red.daemon.presenter.screen().headline != "DRAW?"
+    play_move(blue, red, line[1])
+    assert records(red) == records(blue) and records(red).record == tuple(str(move) for move in line)
+
+
+def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(rigs):
+    red, blue = rigs
+    start = Position.from_lineup("standard")
+    line = quiet_moves(random.Random(17), start, 1)
+    play_move(red, blue, line[0])
+    red.press("switch", seconds=2.5)  # held, playing: offer a draw
+    until([red, blue], lambda: blue.daemon.presenter.screen().headline == "DRAW?", "the offer shown")
+    blue.press("confirm")  # yes
+    until([red, blue], lambda: is_over(red) and is_over(blue), "the game drawn on both nests")
+    for rig in (red, blue):
+        screen = rig.daemon.presenter.screen()
+        assert screen.headline == "DRAW" and " ".join(screen.lines).startswith("drawn by agreement")
+        rig.show(start)
+        rig.run_for(1.0)
+    until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
+    assert [game.ending.value for game in records(red).finished] == ["agreed"]
+    assert records(red) == records(blue)

@@ -122,7 +122,6 @@ class Daemon:
                 first_starter=config.referee.first_starter,
                 clock=clock,
             )
-            self.subscribe(self.remote.heard)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -146,6 +145,9 @@ class Daemon:
             self.computer.start()
         self._self_test()
         if self.remote is not None:
+            # Told the signals after the listeners already subscribed (the page; a
+            # benchmark's clock, which so sees a move accepted before it is sent).
+            self.subscribe(self.remote.heard)
             self.remote.start()
         self._show()
         logger.info(

@@ -358,7 +358,8 @@ class Presenter:
         else:
             hint = Block.of(f"set up for game {number}", f"set up game {number}", rank=1)
         if outcome.winner is None:
-            words = Block.of(self.game.outcome_words(outcome))
+            agreed = self.remote is not None and self.remote.said.endswith("a draw by agreement")
+            words = Block.of("drawn by agreement" if agreed else self.game.outcome_words(outcome))
             return Screen("DRAW", arranged([words, Block.of("game played again", rank=2, optional=True), hint]), footer)
         headline = f"{outcome.winner.label.upper()} WINS"
         blocks = [Block.of(self.game.outcome_words(outcome))]

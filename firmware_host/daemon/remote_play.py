@@ -545,7 +545,10 @@ class RemotePlay:
                 except CommandError as error:
                     logger.info("their resignation: %s", error)
             elif event.ending is Ending.AGREED:
-                signals += service.new_game(now)  # the referee has no agreed draw: a game that does not count
+                try:  # a drawn game of the set, here as there: the starter alternates
+                    signals += service.agree_draw(now)
+                except CommandError as error:
+                    logger.info("the draw agreed: %s", error)
             self._said = event.to_text()
         elif isinstance(event, Desynced):
             logger.error("remote play stopped: %s", event.to_text())
