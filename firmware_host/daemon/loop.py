@@ -328,8 +328,8 @@ class Daemon:
         assert self.remote is not None
         if self.service is not None and not self._paused:
             self._publish(self.remote.turn(self.service, now))
-        shown = self.remote.shown()
-        if shown != self.presenter.remote:
+        shown = self.remote.shown_if_changed()
+        if shown is not None and shown != self.presenter.remote:
             self.presenter.remote = shown
             self._show()
 

@@ -134,14 +134,14 @@ class _ServiceAsChooser:
     takes one (recorded and announced by the service)."""
 
     def __init__(self, service: RefereeService) -> None:
-        self._service = service
+        self.service = service
 
     @property
     def wants_computer_move(self) -> bool:
-        return self._service.referee.wants_computer_move
+        return self.service.referee.wants_computer_move
 
     def play_computer_move(self, move: Move, now: int) -> list[Signal]:
-        return self._service.play_computer_move(move, now)
+        return self.service.play_computer_move(move, now)
 
 
 PlayerFactory = Callable[..., "RemotePlayer"]
@@ -189,6 +189,8 @@ class RemotePlay:
         self._last_tick = float("-inf")
         self._is_synced = True  # the referee's record and the session's compared after a resume
         self.refused = 0  # messages not believed, for the log and the tests
+        self._is_changed = True  # what is shown may have changed since last asked
+        self._chooser: _ServiceAsChooser | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -265,6 +267,7 @@ class RemotePlay:
         """A request from the page: ``remote_offer``, ``remote_join`` (``code``),
         ``remote_leave``, ``remote_resign``, ``remote_draw``, ``remote_take_back``,
         ``remote_answer`` (``accept``). Raises :class:`RemotePlayError`."""
+        self._is_changed = True
         match kind:
             case "remote_offer":
                 self.offer()
@@ -287,6 +290,7 @@ class RemotePlay:
         """A button press, if it means something to remote play now (docs/daemon.md,
         "Remote play"); False leaves it to the referee's gestures."""
         stage, press = self.stage, (action.button, action.press)
+        self._is_changed = True
         try:
             if stage is RemoteStage.ENTERING:
                 self._enter(press)
@@ -373,16 +377,31 @@ class RemotePlay:
         signals: list[Signal] = []
         if not self._is_synced and self.player is not None and self.player.session is not None:
             self._sync(service)
-        events, self._events = self._events, []
-        for event in events:
-            signals += self._act_on(event, service, now)
+        if self._events:
+            events, self._events = self._events, []
+            for event in events:
+                signals += self._act_on(event, service, now)
+            self._is_changed = True
         if self.stage is RemoteStage.PLAYING:
-            signals += self.seat.poll(_ServiceAsChooser(service), now)
+            if self._chooser is None or self._chooser.service is not service:  # a new one after a restart
+                self._chooser = _ServiceAsChooser(service)
+            signals += self.seat.poll(self._chooser, now)
         moment = self._clock()
-        if self.player is not None and moment - self._last_tick >= TICK_S:
+        if moment - self._last_tick >= TICK_S:
             self._last_tick = moment
-            self.player.tick()
+            self._is_changed = True  # the link's "since" moves on
+            if self.player is not None:
+                self.player.tick()
         return signals
+
+    def shown_if_changed(self) -> RemoteShown | None:
+        """:meth:`shown`, if something may have changed since it was last asked (an event,
+        a request, a second gone by); None otherwise. The loop asks every turn: most turns
+        cost it nothing."""
+        if not self._is_changed:
+            return None
+        self._is_changed = False
+        return self.shown()
 
     def heard(self, signal: Signal) -> None:
         """A signal the daemon announced (already recorded): a move accepted here goes
@@ -391,6 +410,7 @@ class RemotePlay:
             return
         if isinstance(signal, MoveAccepted):
             self.seat.heard([signal])
+            self._is_changed = True  # waiting for its copy, or the copy made
         elif isinstance(signal, GameOver) and signal.outcome.is_resignation:
             if signal.outcome.winner is not self._our_side().opponent:
                 return  # they resigned there, and the referee was told so here
@@ -464,7 +484,7 @@ class RemotePlay:
         self._seated(pairing, new_set=True)
 
     def _seated(self, pairing: Pairing, *, new_set: bool) -> None:
-        self.stage = RemoteStage.PLAYING
+        self.stage, self._is_changed = RemoteStage.PLAYING, True
         self.lineup = pairing.lineup
         remote = self._our_side().opponent
         self._nest.set_players(frozenset({remote}))
