@@ -32,12 +32,12 @@ class Clock:
 class RemoteRig:
     """One nest: a daemon on mock hardware, its games in its own SQLite file."""
 
-    def __init__(self, folder: Path, broker_url: str, nest: str, *, seed: int) -> None:
+    def __init__(self, folder: Path, broker_url: str, nest: str, *, seed: int, extra: str = "") -> None:
         folder.mkdir(parents=True, exist_ok=True)
         config_path = folder / "config.toml"
         config_path.write_text(
             f'[storage]\ndatabase = "{folder / "games.sqlite"}"\n[broker]\nurl = "{broker_url}"\n'
-            f'[remote]\nnest = "{nest}"\n',
+            f'[remote]\nnest = "{nest}"\n{extra}',
             encoding="utf-8",
         )
         self.config = load_config(config_path)
@@ -147,6 +147,7 @@ def play_move(mover: RemoteRig, copier: RemoteRig, move: Move) -> None:
     rigs = [mover, copier]
     mover.make(move)
     until(rigs, lambda: copier.daemon.presenter.computer_move == move, f"{move} shown on the other nest")
+    assert " ".join(mover.daemon.presenter.screen().lines).startswith("waiting for the copy")
     assert copier.daemon.presenter.screen().lines[0] == "their move"
     assert move.target in copier.daemon.snapshot().cell_lights
     copier.make(move)

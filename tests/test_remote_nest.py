@@ -17,6 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_play import RemoteStage
+from firmware_host.daemon.tunes import frequency
 from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.remote.link import close_sockets
 from firmware_host.remote.messages import SetRecord
@@ -173,6 +174,27 @@ def test_a_third_client_publishing_garbage_illegal_moves_old_plies_and_a_forged_
         forger.loop_stop()
         forger.disconnect()
         close_sockets(forger)
+
+
+def test_a_lost_link_sounds_its_cue_on_a_nest_with_a_piezo(tmp_path, broker):
+    sound = '[sound]\nenabled = true\npin = 10\n[cell_lights]\ndriver = "none"\n'
+    red = RemoteRig(tmp_path / "red", broker.url, "rednest0001", seed=1, extra=sound)
+    blue = RemoteRig(tmp_path / "blue", broker.url, "bluenest001", seed=2)
+    try:
+        start = Position.from_lineup("standard")
+        red.start(start)
+        blue.start(start)
+        red.press("confirm")
+        blue.daemon.remote_action("remote_join", {"code": red.remote.code})
+        until([red, blue], lambda: red.remote.stage is blue.remote.stage is RemoteStage.PLAYING, "the pairing")
+        piezo = red.devices.pin_factory.pin(red.config.sound.pin)
+        red.run_for(1.0)
+        assert piezo.frequency is None  # quiet while the link is up
+        blue.close()  # the other nest goes away: its last will, or its leaving
+        until([red], lambda: "other nest away" in red.daemon.presenter.footer(), "the other nest away")
+        assert piezo.frequency == pytest.approx(frequency("E6"))  # LINK_LOST's first note
+    finally:
+        red.close()
 
 
 def test_a_code_is_entered_with_the_buttons(tmp_path, broker):
