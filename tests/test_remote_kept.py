@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+import random
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_host.cli import main
 from firmware_host.daemon.config import load_config
 from firmware_host.errors import ConfigError
-from firmware_host.games.base import Side
+from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.remote.kept import KeptSetError, kept_path, nest_name, read_kept, write_kept
 from firmware_host.remote.messages import NEST_PATTERN, Ending, FinishedGame, SetRecord
 from firmware_host.remote.session import SessionRecord
+from tests.hand_model import random_moves
 from tests.remote_helpers import GAME, JOINER, OFFERER, pair
 
 
@@ -66,3 +71,28 @@ def test_remote_nest_in_the_config_is_checked(tmp_path):
     config.write_text('[remote]\nnest = "Alice-Nest"\n')
     with pytest.raises(ConfigError, match=r"remote\.nest: 'Alice-Nest' is not a nest's name"):
         load_config(config)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.integers(0, 3))
+def test_any_legal_set_kept_reads_back_the_same(seed, plies, take_backs):
+    rng = random.Random(seed)
+    record = tuple(str(move) for move in random_moves(rng, Position.from_lineup(), plies) if not move.is_pass)
+    board = Position.from_lineup()
+    playable = []
+    for text in record:  # up to the game's end: a game ended by its moves is among the finished
+        board.push(Move.from_text(text))
+        if board.is_over():
+            break
+        playable.append(text)
+    kept = SessionRecord(SetRecord("standard", Side.RED, record=tuple(playable), take_backs=take_backs))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.remote.json"
+        write_kept(path, pair(), kept, nest=OFFERER)
+        assert read_kept(path, GAME) == (OFFERER, pair(), kept)
+
+
+@pytest.mark.parametrize("command", ["sim", "run"])
+def test_a_bad_broker_on_the_command_line_stops_it_with_exit_code_2(capsys, command):
+    assert main([command, "--broker", "http://nest:secret@broker.example"]) == 2
+    error = capsys.readouterr().err
+    assert "--broker" in error and "mqtt://" in error and "secret" not in error
