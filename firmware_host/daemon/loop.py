@@ -99,6 +99,7 @@ class Daemon:
         self._recorded: RecordedGame | None = None  # the last game as read from the record
         self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._posted = threading.Event()  # a command posted: run_alone's wait ends early
         self._pin_buttons: PinButtons | None = None
         self.switch_map = SwitchMap(config.matrix, config.game.board)
         self._closed: frozenset[Crossing] = frozenset()
@@ -179,12 +180,15 @@ class Daemon:
         """Loop until ``stop`` is set, sleeping between turns, when nothing shares the
         thread (no web page): a plain sleep wakes for less than half the CPU of an
         asyncio loop's wake-up (benchmarks/daemon_speed.py), which counts 200 times a
-        second. ``stop`` is seen within one scan period."""
+        second. ``stop`` is seen within one scan period. Something posted (the other
+        nest's move, a button on a pin, the computer's choice) wakes it at once, not at
+        the next scan: an idle nest scans at 50 Hz, which would add up to 20 ms."""
         next_at = self.clock()
         while not stop.is_set():
+            self._posted.clear()  # before the turn: what is posted during it wakes the next
             self.turn()
             next_at = max(next_at + self.period(), self.clock())
-            time.sleep(max(0.0, next_at - self.clock()))
+            self._posted.wait(max(0.0, next_at - self.clock()))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
@@ -267,6 +271,7 @@ class Daemon:
     def post(self, command: Callable[[], None]) -> None:
         """Run ``command`` in the loop's next turn; safe from any thread."""
         self._commands.put(command)
+        self._posted.set()
 
     def button_changed(self, name: str, pressed: bool) -> None:
         """A button on a GPIO pin went down or up (from gpiozero's thread). The time is
