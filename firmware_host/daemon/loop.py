@@ -100,6 +100,7 @@ class Daemon:
         self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._posted = threading.Event()  # a command posted: run_alone's wait ends early
+        self._asleep: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None  # run()'s sleep
         self._pin_buttons: PinButtons | None = None
         self.switch_map = SwitchMap(config.matrix, config.game.board)
         self._closed: frozenset[Crossing] = frozenset()
@@ -194,13 +195,25 @@ class Daemon:
         """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
         import asyncio
 
+        loop = asyncio.get_running_loop()
         next_at = self.clock()
-        while not stop.is_set():
-            self.turn()
-            next_at = max(next_at + self.period(), self.clock())
-            # A plain sleep: the stop is seen within one scan period, and nothing per turn
-            # is made for it (waiting on the event with a timeout would make a task a turn).
-            await asyncio.sleep(max(0.0, next_at - self.clock()))
+        try:
+            while not stop.is_set():
+                self._posted.clear()
+                self.turn()
+                next_at = max(next_at + self.period(), self.clock())
+                # asyncio.sleep's own way (a future and a timer), so that something posted
+                # from another thread ends it early: the stop is seen within one scan
+                # period, and no task is made a turn (as waiting on an event would).
+                asleep = loop.create_future()
+                self._asleep = (loop, asleep)
+                if self._posted.is_set():  # posted during the turn
+                    asleep.set_result(None)
+                timer = loop.call_later(max(0.0, next_at - self.clock()), _wake, asleep)
+                await asleep
+                timer.cancel()
+        finally:
+            self._asleep = None
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -272,6 +285,9 @@ class Daemon:
         """Run ``command`` in the loop's next turn; safe from any thread."""
         self._commands.put(command)
         self._posted.set()
+        asleep = self._asleep
+        if asleep is not None:  # run() sleeps in asyncio: woken through its loop
+            asleep[0].call_soon_threadsafe(_wake, asleep[1])
 
     def button_changed(self, name: str, pressed: bool) -> None:
         """A button on a GPIO pin went down or up (from gpiozero's thread). The time is
@@ -587,3 +603,9 @@ class Daemon:
     @property
     def view(self) -> View:
         return self.presenter.view
+
+
+def _wake(asleep: asyncio.Future[None]) -> None:
+    """End the loop's sleep in :meth:`Daemon.run` (its timer, or something posted)."""
+    if not asleep.done():
+        asleep.set_result(None)
