@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import errno
+import secrets
 import socket
 import webbrowser
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import TextIO
 from firmware_host.daemon import Daemon, Service, serve
 from firmware_host.daemon.config import Config
 from firmware_host.errors import NestrefError
+from firmware_host.remote.kept import nest_name
 from firmware_host.web.server import WebServer
 from sim.mock_devices import MockNest, open_mock_nest
 from sim.simulator import Simulator
@@ -36,9 +38,12 @@ class Simulation:
 
 def build_simulation(config: Config) -> Simulation:
     """The daemon on simulated hardware for ``config``, with the nest set up with the
-    config's lineup (so game 1 begins as soon as the daemon starts)."""
+    config's lineup (so game 1 begins as soon as the daemon starts). With a broker, the
+    simulated nest is named after the host and a random suffix (unless the config names
+    it), so that two simulators on one machine are two nests."""
     nest = open_mock_nest(config)
-    daemon = Daemon(nest.config, nest.devices)
+    remote_nest = config.remote_nest or nest_name(socket.gethostname())[:24] + secrets.token_hex(4)
+    daemon = Daemon(nest.config, nest.devices, remote_nest=remote_nest)
     pieces = config.game.lineup_pieces(config.lineup)
     simulator = Simulator(daemon, nest.switches, pieces=pieces, button_pin=nest.factory.pin)
     return Simulation(nest, daemon, simulator)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
+from firmware_host.daemon.remote_play import RemotePlayError
 from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Piece, Side
@@ -172,9 +173,11 @@ class Simulator:
                     return self.stop_recording()
                 case "hint":
                     self.daemon.ask_hint()
+                case _ if kind.startswith("remote_"):
+                    self.daemon.remote_action(kind, dict(fields))
                 case _:
                     raise SimulatorError(f"unknown act {kind!r}")
-        except (TableError, CommandError) as error:
+        except (TableError, CommandError, RemotePlayError) as error:
             raise SimulatorError(str(error)) from None
         return None
 

@@ -113,11 +113,14 @@ def test_the_serial_flood_benchmark_reports_each_kind_of_traffic(capsys):
 def test_the_remote_play_benchmark_reports_its_figures(capsys):
     from benchmarks import remote_latency
 
-    assert remote_latency.main(["--plies", "6", "--idle-seconds", "0.3"]) == 0
+    assert remote_latency.main(["--plies", "6", "--idle-seconds", "0.3", "--daemon-plies", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("move to display: median ") and "over 6 moves" in lines[1]
     assert lines[2].startswith("bare MQTT message of ")
     assert lines[3].startswith("ratio (median move to display / median bare message): ")
+    assert lines[5].startswith("through two daemons: move accepted to display median ") and "over 2 moves" in lines[5]
+    assert lines[5].endswith("ms to a nest idle (50 Hz)")
+    assert lines[6].startswith("a daemon idle: ") and "with the link up" in lines[6]
     assert lines[4].startswith("idle, link up: CPU ")
     assert lines[-1].startswith("budget: ")
 

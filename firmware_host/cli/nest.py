@@ -34,6 +34,8 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
     from firmware_host.logs import setup_logging
 
     config = _config(args)
+    if args.broker is not None:  # --broker: instead of the config's [broker]
+        config = dataclasses.replace(config, broker=args.broker)
     database = args.db or (user_database() if args.mock and not _names_database(args.config) else None)
     if database is not None:
         config = dataclasses.replace(config, database=database)
@@ -94,6 +96,8 @@ def run_sim(args: argparse.Namespace, out: TextIO) -> None:
     from sim.app import run_simulator
 
     config = _config(args)
+    if args.broker is not None:
+        config = dataclasses.replace(config, broker=args.broker)
     setup_logging("warning")  # the page has the referee's words; the terminal keeps quiet
     run_simulator(config, host=args.host, port=args.port, database=args.db, open_browser=not args.no_browser, out=out)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import re
+from typing import TYPE_CHECKING
 
 from firmware_host import __version__
 from firmware_host.cli.game import (
@@ -22,6 +23,9 @@ from firmware_host.cli.nest import run_calibrate, run_run, run_sim, run_wiring
 from firmware_host.cli.records import run_export, run_games, run_import
 from firmware_host.cli.replay import run_referee
 from firmware_host.games import DEFAULT_GAME, game_names
+
+if TYPE_CHECKING:
+    from firmware_host.remote.broker import BrokerSettings
 
 
 def _port(text: str) -> int:
@@ -61,6 +65,16 @@ def _address(text: str) -> tuple[str, int]:
     else:  # a name or an IPv4 address, or a bare IPv6 address: no port
         host, port = text, "8080"
     return (_host(host) if host else "0.0.0.0"), _port(port)
+
+
+def _broker(text: str) -> BrokerSettings:
+    """An MQTT broker's address: ``mqtt://host[:port]`` or ``mqtts://user@host[:port]``."""
+    from firmware_host.remote.broker import BrokerSettings, LinkError
+
+    try:
+        return BrokerSettings.from_url(text)
+    except LinkError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _database(text: str) -> str:
@@ -179,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_address,
         help="serve the live game read-only, for spectators (default 0.0.0.0:8080: every address)",
     )
+    daemon.add_argument(
+        "--broker", metavar="URL", type=_broker, help="play other nests through this MQTT broker (not the config's)"
+    )
 
     sim = commands.add_parser(
         "sim", parents=[board], help="the simulator: the real daemon on simulated hardware, in a web page"
@@ -192,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", metavar="FILE", type=_database, default=":memory:", help="keep the games in this SQLite file"
     )
     sim.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    sim.add_argument(
+        "--broker", metavar="URL", type=_broker, help="play other nests through this MQTT broker (mqtt://host)"
+    )
     sim.set_defaults(run=run_sim)
     daemon.set_defaults(run=run_run)
 

@@ -23,6 +23,7 @@ from firmware_host.logs import LEVELS as LOG_LEVELS
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensing import Timing
 from firmware_host.remote.broker import BrokerSettings, LinkError
+from firmware_host.remote.messages import NEST_PATTERN
 from firmware_host.toml_checks import TomlChecker
 from hardware.sensors import Crossing
 
@@ -104,6 +105,7 @@ class Config:
     clock: TimeControl | None = None  # each side's time control; None: no clock
     sound: Sound = Sound()
     broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
+    remote_nest: str = ""  # this nest's name in remote play ([remote] nest); "": made of the host's name
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -220,6 +222,7 @@ class _ConfigReader(TomlChecker):
             clock=self.clock(data["clock"]),
             sound=self.sound(data["sound"]),
             broker=self.broker(data["broker"]),
+            remote_nest=self.remote_nest(data["remote"]),
         )
         self.check_pins(config)
         return config
@@ -307,6 +310,13 @@ class _ConfigReader(TomlChecker):
                 raise self.fail("broker.password_file", f"{path}: the file is empty")
             settings = replace(settings, password=password)
         return settings
+
+    def remote_nest(self, data: dict[str, Any]) -> str:
+        """``remote.nest``: 8 to 32 of a-z and 0-9, as the other nest reads it; "" for the host's."""
+        nest = self.string(data["nest"], "remote.nest")
+        if nest and not NEST_PATTERN.fullmatch(nest):
+            raise self.fail("remote.nest", f"{nest[:40]!r} is not a nest's name: 8 to 32 of a-z and 0-9")
+        return nest
 
     def sensors(self, data: dict[str, Any]) -> Sensors:
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))

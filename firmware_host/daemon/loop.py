@@ -16,12 +16,13 @@ import dataclasses
 import logging
 import math
 import queue
+import socket
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
 from firmware_host.daemon.computer import ComputerPlayer
@@ -30,6 +31,7 @@ from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.diagnostics import boot_checks
 from firmware_host.daemon.outputs import Outputs
 from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
 from firmware_host.daemon.sensor_logs import SensorLogs, log_header
 from firmware_host.daemon.snapshot import GameShown, Snapshot
 from firmware_host.daemon.switches import SwitchMap
@@ -40,6 +42,7 @@ from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
 from firmware_host.referee.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
+from firmware_host.remote.kept import kept_path, nest_name
 from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
 
@@ -69,9 +72,11 @@ class Daemon:
         wall_clock: Callable[[], float] = time.time,
         address: str = "",
         computer_seed: int | None = None,
+        remote_nest: str | None = None,
     ) -> None:
         """``computer_seed`` makes the computer's choices repeatable (tests); by default
-        it is drawn from the wall clock, and logged."""
+        it is drawn from the wall clock, and logged. ``remote_nest``: this nest's name
+        in remote play, if not the config's (``[remote] nest``, or else the host's)."""
         self.config = config
         self.devices = devices
         self.clock = clock
@@ -96,6 +101,8 @@ class Daemon:
         self._recorded: RecordedGame | None = None  # the last game as read from the record
         self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._posted = threading.Event()  # a command posted: run_alone's wait ends early
+        self._asleep: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None  # run()'s sleep
         self._pin_buttons: PinButtons | None = None
         self.switch_map = SwitchMap(config.matrix, config.game.board)
         self._closed: frozenset[Crossing] = frozenset()
@@ -110,6 +117,18 @@ class Daemon:
         self._listeners: list[Callable[[Signal], None]] = []
         self._cue_listeners: list[Callable[[Cue], None]] = []
         self._hint_for: tuple[Move, ...] | None = None  # the moves before the position a hint is wanted in
+        self.remote: RemotePlay | None = None  # with a [broker]: the other nest seated as the computer
+        if config.broker is not None:
+            self.remote = RemotePlay(
+                config.game,
+                config.broker,
+                nest_name=remote_nest or config.remote_nest or nest_name(socket.gethostname()),
+                nest=self,
+                kept=kept_path(config.database),
+                lineup=config.lineup,
+                first_starter=config.referee.first_starter,
+                clock=clock,
+            )
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -132,6 +151,11 @@ class Daemon:
         if config.referee.computers:  # started now, so that its first move does not wait for it
             self.computer.start()
         self._self_test()
+        if self.remote is not None:
+            # Told the signals after the listeners already subscribed (the page; a
+            # benchmark's clock, which so sees a move accepted before it is sent).
+            self.subscribe(self.remote.heard)
+            self.remote.start()
         self._show()
         logger.info(
             "daemon started",
@@ -146,6 +170,8 @@ class Daemon:
 
     def close(self) -> None:
         """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
+        if self.remote is not None:
+            self.remote.close()
         self.computer.close()
         sys.setswitchinterval(self._switch_interval)
         if self._pin_buttons is not None:
@@ -160,24 +186,39 @@ class Daemon:
         """Loop until ``stop`` is set, sleeping between turns, when nothing shares the
         thread (no web page): a plain sleep wakes for less than half the CPU of an
         asyncio loop's wake-up (benchmarks/daemon_speed.py), which counts 200 times a
-        second. ``stop`` is seen within one scan period."""
+        second. ``stop`` is seen within one scan period. Something posted (the other
+        nest's move, a button on a pin, the computer's choice) wakes it at once, not at
+        the next scan: an idle nest scans at 50 Hz, which would add up to 20 ms."""
         next_at = self.clock()
         while not stop.is_set():
+            self._posted.clear()  # before the turn: what is posted during it wakes the next
             self.turn()
             next_at = max(next_at + self.period(), self.clock())
-            time.sleep(max(0.0, next_at - self.clock()))
+            self._posted.wait(max(0.0, next_at - self.clock()))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
         import asyncio
 
+        loop = asyncio.get_running_loop()
         next_at = self.clock()
-        while not stop.is_set():
-            self.turn()
-            next_at = max(next_at + self.period(), self.clock())
-            # A plain sleep: the stop is seen within one scan period, and nothing per turn
-            # is made for it (waiting on the event with a timeout would make a task a turn).
-            await asyncio.sleep(max(0.0, next_at - self.clock()))
+        try:
+            while not stop.is_set():
+                self._posted.clear()
+                self.turn()
+                next_at = max(next_at + self.period(), self.clock())
+                # asyncio.sleep's own way (a future and a timer), so that something posted
+                # from another thread ends it early: the stop is seen within one scan
+                # period, and no task is made a turn (as waiting on an event would).
+                asleep = loop.create_future()
+                self._asleep = (loop, asleep)
+                if self._posted.is_set():  # posted during the turn
+                    asleep.set_result(None)
+                timer = loop.call_later(max(0.0, next_at - self.clock()), _wake, asleep)
+                await asleep
+                timer.cancel()
+        finally:
+            self._asleep = None
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -226,6 +267,8 @@ class Daemon:
             command()
         for action in self.gestures.tick(now / 1000):
             self._on_button(action, now)
+        if self.remote is not None:
+            self._remote_turn(now)
         if self.service is not None and not self._paused:
             self._publish(self.service.tick(now))
             if self.service.storage_ok != self.presenter.storage_ok:
@@ -260,11 +303,12 @@ class Daemon:
             return now
         times = [service.next_deadline(now)]
         held = self.gestures.next_deadline()
-        blink = self.outputs.next_change()
-        times += [
-            None if held is None else int(held * 1000),
-            None if blink is None else now + max(0, int((blink - self.clock()) * 1000)),
-        ]
+        if held is not None:
+            times.append(int(held * 1000))
+        moment = self.clock()  # the lights' and the link's times are the loop's clock's
+        for then in (self.outputs.next_change(), self.remote.next_turn() if self.remote is not None else None):
+            if then is not None:
+                times.append(now + max(0, int((then - moment) * 1000)))
         return min((time for time in times if time is not None), default=math.inf)
 
     def restart(self) -> None:
@@ -279,6 +323,10 @@ class Daemon:
     def post(self, command: Callable[[], None]) -> None:
         """Run ``command`` in the loop's next turn; safe from any thread."""
         self._commands.put(command)
+        self._posted.set()
+        asleep = self._asleep
+        if asleep is not None:  # run() sleeps in asyncio: woken through its loop
+            asleep[0].call_soon_threadsafe(_wake, asleep[1])
 
     def button_changed(self, name: str, pressed: bool) -> None:
         """A button on a GPIO pin went down or up (from gpiozero's thread). The time is
@@ -297,7 +345,8 @@ class Daemon:
             return
         referee = service.referee
         if referee.wants_computer_move:
-            self.computer.want(referee.position)
+            is_remote = self.remote is not None and self.remote.is_paired  # the other nest chooses
+            self.computer.want(None if is_remote else referee.position)
             return
         position = referee.position
         if self._hint_for is not None and (position is None or position.move_stack != self._hint_for):
@@ -371,6 +420,33 @@ class Daemon:
             },
         )
         self._show()
+
+    # -- remote play ------------------------------------------------------------------------
+
+    def _remote_turn(self, now: int) -> None:
+        assert self.remote is not None
+        if self.service is not None and not self._paused:
+            self._publish(self.remote.turn(self.service, now))
+        shown = self.remote.shown_if_changed()
+        if shown is not None and shown != self.presenter.remote:
+            self.presenter.remote = shown
+            self._show()
+
+    def remote_action(self, kind: str, fields: dict[str, Any]) -> None:
+        """A request of the page for remote play (``remote_offer``, ``remote_join``, ...:
+        :meth:`RemotePlay.act`), in the loop's thread. Raises
+        :class:`~firmware_host.daemon.remote_play.RemotePlayError`."""
+        if self.remote is None:
+            raise RemotePlayError("no broker: name one in the config's [broker] (or --broker)")
+        try:
+            self.remote.act(kind, fields, self.service, self.now_ms())
+        finally:
+            self._remote_turn(self.now_ms())
+            self._show()
+
+    def link_lost(self) -> None:
+        """The remote link or the other nest dropped: its cue, on the piezo and the pages."""
+        self._sound(Cue.LINK_LOST)
 
     def _check_link(self) -> None:
         """A serial scanner may come and go (a pulled cable): say so on the OLED."""
@@ -462,6 +538,7 @@ class Daemon:
             cell_lights=frozenset(devices.cell_lights.lit()) if devices.cell_lights is not None else frozenset(),
             game=game,
             findings=tuple(self.findings),
+            remote=presenter.remote,
         )
 
     def show_address(self, address: str) -> None:
@@ -561,6 +638,11 @@ class Daemon:
         if self.service is None:
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
+        remote, question_open = self.remote, self.presenter.answer is not None
+        if remote is not None and remote.button(action, self.service, now, question_open=question_open):
+            self._remote_turn(now)
+            self._show()
+            return
         try:
             lineups = self.config.game.lineups
             command_for(
@@ -638,3 +720,9 @@ class Daemon:
     @property
     def view(self) -> View:
         return self.presenter.view
+
+
+def _wake(asleep: asyncio.Future[None]) -> None:
+    """End the loop's sleep in :meth:`Daemon.run` (its timer, or something posted)."""
+    if not asleep.done():
+        asleep.set_result(None)

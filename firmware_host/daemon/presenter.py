@@ -24,6 +24,7 @@ from firmware_host.daemon.oled_words import (
     listed,
     strike_lines,
 )
+from firmware_host.daemon.remote_play import RemoteShown, RemoteStage
 from firmware_host.games.base import Game, Move, Outcome, Side
 from firmware_host.referee.signals import (
     ComputerMove,
@@ -118,6 +119,7 @@ class Presenter:
     clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
     strike: StrikeAnnounced | None = None  # the last strike announced, until the next move
     strike_made: bool = False  # ...and whether the nest has shown it made
+    remote: RemoteShown | None = None  # remote play, with a [broker] (the remote side is in computers)
     _start: str = ""  # the game's first position
 
     def apply(self, signal: Signal) -> None:
@@ -235,6 +237,9 @@ class Presenter:
             return "sensors not connected"
         if not self.storage_ok:
             return "cannot save games: disk full?"
+        remote = self.remote
+        if remote is not None and remote.stage is RemoteStage.PLAYING and not remote.is_link_up:
+            return first_fitting([remote.link], footer=True)  # the game waits: say why, and since when
         if self.faults:
             return listed("faulty:", sorted(self.faults), footer=True)
         if self.notice:
@@ -255,6 +260,9 @@ class Presenter:
         footer = self.footer(show_pin=show_pin)
         if self.view is View.STARTING:
             return Screen("nestref", ("starting...",), footer)
+        remote_screen = self._remote_screen(footer)
+        if remote_screen is not None:
+            return remote_screen
         if self.view is View.CORRECTING and self.correction is not None:
             return self._correction_screen(self.correction, footer)
         if self.view is View.QUESTION and self.question:
@@ -273,16 +281,21 @@ class Presenter:
             return self._setup_screen(self.setup, footer)
         if self.side is None:
             return Screen("nestref", (), footer)
+        is_remote = self.remote is not None and self.remote.stage is RemoteStage.PLAYING
         if self.strike is not None:  # what the strike revealed, for both players to read
             return Screen("STRIKE", strike_lines(self.strike.words), footer)
         if self.computer_move is not None:  # the move in big letters, to read across the table
-            return Screen(str(self.computer_move), ("computer's move", "make it on the nest"), footer)
+            whose = "their move" if is_remote else "computer's move"
+            return Screen(str(self.computer_move), (whose, "make it on the nest"), footer)
         if self.hint is not None:  # as the computer's move, and said to be a hint
             return Screen(str(self.hint), arranged([Block.of(f"hint for {self.side.label}", "hint")]), footer)
         if self.hint_wanted:
             return Screen("HINT", arranged([Block.of("the computer is", rank=1, optional=True),
                                             Block.of("choosing a hint", "thinking")]), footer)  # fmt: skip
         last = Block.of(f"last: {self.last_move}", rank=2, optional=True) if self.last_move else Block(((),))
+        if self.thinking and self.remote is not None and is_remote:
+            waiting = "waiting for the copy" if self.remote.is_waiting_for_copy else "their move, at their nest"
+            return Screen(self.side.label.upper(), arranged([Block.of(waiting, "waiting"), last]), footer)
         if self.thinking:
             return Screen("THINKING", arranged([Block.of(f"computer is {self.side.label}"), last]), footer)
         if self.captures:
@@ -295,6 +308,35 @@ class Presenter:
             )
         warning = Block.of(self.warning, rank=1, optional=True) if self.warning else Block(((),))
         return Screen(self.side.label.upper(), arranged([Block.of("to move"), last, warning]), footer)
+
+    def _remote_screen(self, footer: str) -> Screen | None:
+        """Remote play's own screens: the code offered or being entered, a desync, the
+        other side's proposal to answer. None: the game's screens as usual."""
+        remote = self.remote
+        if remote is None:
+            return None
+        stage = remote.stage
+        if stage is RemoteStage.ENTERING:
+            code = remote.code + remote.choosing
+            return Screen(
+                code.ljust(6, "_"),
+                arranged([Block.of("switch: next  confirm: ok", "switch, confirm"), Block.of("take back: undo")]),
+                footer,
+            )
+        if stage is RemoteStage.OFFERING:
+            lines = arranged([Block.of("game code: join with it", "game code"), Block.of("at the other nest")])
+            return Screen(remote.code, lines, footer)
+        if stage is RemoteStage.JOINING:
+            return Screen(remote.code, arranged([Block.of("joining...")]), footer)
+        if stage is RemoteStage.DESYNC:
+            lines = arranged([Block.of(remote.desync, "the records differ"), Block.of("hold take back: leave", rank=1)])
+            return Screen("DESYNC", lines, "play stopped on both nests", alert=True)
+        if stage is RemoteStage.PLAYING and remote.their_proposal is not None and not self.question:
+            draw = remote.their_proposal.value == "draw"
+            asked = "they offer a draw" if draw else "they ask to take back"
+            lines = arranged([Block.of(asked), Block.of("confirm: yes  switch: no", "confirm / switch")])
+            return Screen("DRAW?" if draw else "UNDO?", lines, footer)
+        return None
 
     def _correction_screen(self, correction: CorrectionNeeded, footer: str) -> Screen:
         cause = correction.cause
@@ -339,7 +381,8 @@ class Presenter:
         else:
             hint = Block.of(f"set up for game {number}", f"set up game {number}", rank=1)
         if outcome.winner is None:
-            words = Block.of(self.game.outcome_words(outcome))
+            agreed = self.remote is not None and self.remote.said.endswith("a draw by agreement")
+            words = Block.of("drawn by agreement" if agreed else self.game.outcome_words(outcome))
             return Screen("DRAW", arranged([words, Block.of("game played again", rank=2, optional=True), hint]), footer)
         headline = f"{outcome.winner.label.upper()} WINS"
         blocks = [Block.of(self.game.outcome_words(outcome))]

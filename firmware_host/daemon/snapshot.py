@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from firmware_host.daemon.presenter import View
+from firmware_host.daemon.remote_play import RemoteShown
 from firmware_host.games.base import Move, Side
 from hardware.outputs import Screen
 
@@ -46,6 +47,7 @@ class Snapshot:
     cell_lights: frozenset[str]  # the cells lit now
     game: GameShown
     findings: tuple[str, ...]  # what the boot self-test found
+    remote: RemoteShown | None = None  # remote play, with a [broker]
 
     @property
     def is_playing(self) -> bool:

@@ -268,6 +268,15 @@ class Referee:
             raise CommandError("no game is being played")
         return signals + self._end_game(self.game.resignation(side), now)
 
+    def agree_draw(self, now: int) -> list[Signal]:
+        """The players agreed a draw (at a distance: a draw offered and accepted through
+        the link); it counts as a drawn game of the set. Raises :class:`CommandError` if
+        no game is on."""
+        signals = self._advance(now) + self._commit_provisional(now)
+        if self.mode is Mode.SETUP or self.position is None:
+            raise CommandError("no game is being played")
+        return signals + self._end_game(self.game.outcome_from_record("draw", None), now)
+
     def flag_fell(self, side: Side, now: int) -> list[Signal]:
         """``side``'s clock ran out: it loses on time (what waits to be decided is
         decided first: a move made before the flag fell stands). Raises

@@ -233,6 +233,9 @@ class RefereeService:
     def resign(self, side: Side, now: int) -> list[Signal]:
         return self._publish(self.referee.resign(side, now), now)
 
+    def agree_draw(self, now: int) -> list[Signal]:
+        return self._publish(self.referee.agree_draw(now), now)
+
     def new_game(self, now: int) -> list[Signal]:
         return self._publish(self.referee.new_game(now), now)
 

@@ -73,6 +73,14 @@ _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "replay_step": {},
     "record_start": {},
     "record_stop": {},
+    # remote play (docs/remote-play.md), with a broker
+    "remote_offer": {},
+    "remote_join": {"code": ("text", True)},
+    "remote_leave": {},
+    "remote_resign": {},
+    "remote_draw": {},
+    "remote_take_back": {},
+    "remote_answer": {"accept": ("bool", True)},
 }
 NOT_ACTIONS = {"pin", "resume"}  # asked before the page may act
 

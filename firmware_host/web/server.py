@@ -398,6 +398,8 @@ class WebServer:
     def _common_messages(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         picture = self.picture
         messages = [picture.table(snapshot), picture.lights(snapshot), picture.game(snapshot)]
+        if snapshot.remote is not None:  # remote play (page/remote.js)
+            messages.append(snapshot.remote.to_json())
         if self.table is not None:
             messages += [self.table.replay_message(), self.table.recording_message()]
         return [(message["type"], _encoded(message)) for message in messages]

@@ -45,6 +45,8 @@ shared.showCells = (cells) => {
   shared.shownCells = cells;
   renderPieces(cells ?? shared.table?.cells ?? {});
 };
+// For the page's other scripts (remote.js): a request to the server, its id (null: not connected).
+shared.send = (type, fields = {}) => send(type, fields);
 
 // The page's own state: what the server does not need to know.
 const ui = {
