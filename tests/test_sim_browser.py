@@ -70,10 +70,10 @@ class Simulator:
     """``nestref sim`` in a subprocess, on ``port`` (0: a free one), with its games in
     memory."""
 
-    def __init__(self, cwd: Path, port: int = 0, host: str = "127.0.0.1") -> None:
+    def __init__(self, cwd: Path, port: int = 0, host: str = "127.0.0.1", options: tuple[str, ...] = ()) -> None:
         self.stderr = (cwd / "sim.stderr").open("a+", encoding="utf-8")
         self.process = subprocess.Popen(
-            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", ":memory:"],
+            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", ":memory:", *options],
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=self.stderr,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from firmware_host.errors import GameSetError, NotationError
 
@@ -458,6 +458,35 @@ class Game(Protocol):
         """The number of move sequences of length ``depth`` from ``position`` (a pass
         counts as a move, a finished game has none); ``position`` ends unchanged."""
         ...
+
+
+@runtime_checkable
+class HiddenPieces(Protocol):
+    """What a game whose pieces hide something from the other side (the battle game's
+    ranks) has besides :class:`Game`: what everybody may see of a position, and what one
+    side may. The shared screens (the OLED, the lights, the spectators' page) show only
+    the first; a player's own screen the second. A game without this hides nothing."""
+
+    def public_text(self, position: Any) -> str:
+        """``position`` in the game's notation as everybody may see it (no hidden rank)."""
+        ...
+
+    def letters_seen_by(self, position: Any, side: Side) -> Mapping[str, str]:
+        """The pieces of ``position`` by cell as ``side``'s player sees them: its own
+        pieces' letters with their ranks, the other side's only where they are shown (the
+        letters :meth:`Game.for_page` draws)."""
+        ...
+
+    def computer_input(self, position: Any) -> Any:
+        """What the computer opponent is handed to choose the side to move's move in
+        ``position``: that side's own view, holding no rank it may not know; its
+        :meth:`Computer.choose` takes it in place of a position."""
+        ...
+
+
+def hides_pieces(game: Game) -> bool:
+    """Whether ``game`` has pieces that hide something (:class:`HiddenPieces`)."""
+    return isinstance(game, HiddenPieces)
 
 
 TIME_LOSS = "time"

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.games.base import Side
+from firmware_host.games.base import HiddenPieces, Side
 from firmware_host.web.protocol import TableActions
 from hardware.display import render
 from hardware.outputs import Screen
@@ -25,6 +25,13 @@ class Picture:
         self.table_actions = table
         self._oled: tuple[object, dict[str, Any]] | None = None  # what was drawn, and its message
         self._public_oled: tuple[Screen, dict[str, Any]] | None = None  # the same without the PIN
+        self._public_position: tuple[str, str] | None = None  # the record's text, and its public view
+
+    def geometry(self) -> dict[str, Any]:
+        """How the board's cells are cut and where each one's centre is, in cell pitches
+        (x east, y north): what the page draws a board by, whatever the game."""
+        board = self.daemon.config.game.board
+        return {"shape": board.cell_shape, "cells": {cell: list(board.centre(cell)) for cell in board.cells}}
 
     def table(self, snapshot: Snapshot) -> dict[str, Any]:
         if self.table_actions is not None:
@@ -56,10 +63,20 @@ class Picture:
         cells = dict.fromkeys(sorted(snapshot.cell_lights), True)
         return {"type": "lights", "status": snapshot.status_lights, "cells": cells}
 
-    @staticmethod
-    def game(snapshot: Snapshot) -> dict[str, Any]:
+    def public_position(self, text: str) -> str:
+        """The recorded position as everybody may see it: for a game of hidden pieces,
+        its public view (the record's text has every rank)."""
+        game = self.daemon.config.game
+        if not text or not isinstance(game, HiddenPieces):
+            return text
+        if self._public_position is None or self._public_position[0] != text:
+            self._public_position = (text, game.public_text(game.read_position(text)))
+        return self._public_position[1]
+
+    def game(self, snapshot: Snapshot) -> dict[str, Any]:
         """The game as recorded: a move the record has not taken yet (the disk is full,
-        the file locked) is among the ``waiting``, never among the ``moves``."""
+        the file locked) is among the ``waiting``, never among the ``moves``; its
+        position as everybody may see it."""
         game = snapshot.game
         return {
             "type": "game",
@@ -69,7 +86,7 @@ class Picture:
             "waiting": list(game.waiting),
             "saved": game.saved,
             "score": list(game.score),
-            "position": game.position,
+            "position": self.public_position(game.position),
             "view": snapshot.view.value,
             "players": {side.label: "computer" if side in game.computers else "human" for side in Side},
             "level": game.level,

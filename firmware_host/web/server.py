@@ -244,6 +244,7 @@ class WebServer:
             "can_act": self.may_act(page),
             "pin_required": self.pin is not None,
             "game": self.daemon.config.game.for_page(),
+            "geometry": self.picture.geometry(),
             "buttons": [
                 {"name": name, "press": BUTTON_HELP[name][0], "hold": BUTTON_HELP[name][1]}
                 for name in self._choices.buttons

@@ -195,6 +195,20 @@ class BattleGame:
     def for_page(self) -> Mapping[str, Any]:
         return _page(self.field)
 
+    # -- what is hidden (games.base.HiddenPieces) ------------------------------------------
+
+    def public_text(self, position: Position) -> str:
+        """The position as everybody sees it: ``X`` (``x``) for a rank not shown."""
+        return position.view().to_text()
+
+    def letters_seen_by(self, position: Position, side: Side) -> dict[str, str]:
+        """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones."""
+        return {cell: piece.letter for cell, piece in position.view(side).pieces().items()}
+
+    def computer_input(self, position: Position) -> View:
+        """The side to move's own view: what the computer is handed, in its process."""
+        return position.view(position.turn)
+
     def perft(self, position: Position, depth: int) -> int:
         return perft(position, depth)
 

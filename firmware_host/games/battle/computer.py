@@ -42,14 +42,21 @@ class BattleComputer:
         self._random = random.Random(seed)
 
     def choose(
-        self, position: Position, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
+        self, position: Position | View, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
     ) -> ComputerChoice:
-        return choose_from_view(position.view(position.turn), level, self._random)
+        """The move at ``level``, from the side to move's own view: given a position, it
+        takes that view of it first; the daemon hands it the view alone."""
+        return choose_from_view(_own_view(position), level, self._random)
 
     def analyse(
-        self, position: Position, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
+        self, position: Position | View, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
     ) -> ComputerChoice:
-        return choose_from_view(position.view(position.turn), LEVELS[-1].number, self._random)
+        return choose_from_view(_own_view(position), LEVELS[-1].number, self._random)
+
+
+def _own_view(position: Position | View) -> View:
+    """The side to move's own view of ``position`` (a view already: itself)."""
+    return position.view(position.turn) if isinstance(position, Position) else position
 
 
 def choose_from_view(view: View, level: int, rng: random.Random) -> ComputerChoice:
