@@ -460,16 +460,118 @@ class Game(Protocol):
         ...
 
 
+OWN_SETUPS = "own"
+"""The lineup a record names for a game started from the players' own set-ups
+(:class:`PlayersSetUp`) rather than from a lineup the referee reads off the nest."""
+
+
+class SideSetup(Protocol):
+    """One side's set-up made by its player: the cells its pieces stand on. What stands
+    on each (a rank) stays inside the game's own value: the referee needs only the
+    cells, to check the nest against them."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def cells(self) -> frozenset[str]:
+        """The cells the set-up puts a piece on."""
+        ...
+
+
+class Placement(Protocol):
+    """A side's set-up made on the nest one piece at a time, the game asking for each
+    on that player's own screen ("place your marshal"): the cell that fills next holds
+    the piece asked for. Immutable: :meth:`place` and :meth:`undo` return the next."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """The cells filled so far, in order."""
+        ...
+
+    def is_complete(self) -> bool: ...
+
+    def place(self, cell: str) -> Placement:
+        """The placement once ``cell`` filled; raises a
+        :class:`~firmware_host.errors.NestrefError` for a cell it may not take."""
+        ...
+
+    def undo(self) -> Placement:
+        """The placement without its last piece (lifted again)."""
+        ...
+
+    def setup(self) -> SideSetup:
+        """The finished set-up; raises a :class:`~firmware_host.errors.NestrefError`
+        while pieces are still to place."""
+        ...
+
+    def prompt(self) -> str:
+        """What the placing player's own screen asks for next: private, it may name a
+        hidden piece."""
+        ...
+
+
+@runtime_checkable
+class PlayersSetUp(Protocol):
+    """An optional capability of a :class:`Game`: its start is made by the players, each
+    side privately (pieces whose identity the opponent must not see), not read off the
+    nest as a lineup. The referee learns each side's set-up through these methods
+    alone, and never shows what it learns on a shared screen: :meth:`public_text` is
+    the position as everybody may see it. Operation Cuckoo has no such capability
+    (:func:`players_set_up` says None)."""
+
+    def setup_cells(self, side: Side) -> frozenset[str]:
+        """The cells ``side`` may set up on."""
+        ...
+
+    def setup_size(self, side: Side) -> int:
+        """The pieces a set-up of ``side`` puts on the board."""
+        ...
+
+    def read_setup(self, side: Side, text: str) -> SideSetup:
+        """``side``'s set-up written as its player's screen sends it, checked; raises a
+        :class:`~firmware_host.errors.NestrefError` saying what is wrong."""
+        ...
+
+    def guided_placement(self, side: Side) -> Placement:
+        """A placement of ``side``'s set-up with nothing placed yet."""
+        ...
+
+    def start_from_setups(self, red: Any, blue: Any, turn: Side) -> Position:
+        """The start of a game from each side's set-up (this game's own), ``turn`` to
+        move; raises a :class:`~firmware_host.errors.NestrefError` for one the rules do
+        not allow."""
+        ...
+
+    def public_text(self, position: Any) -> str:
+        """``position`` as everybody may know it, in the game's notation: nothing hidden
+        in it (what the shared screens and the spectators get)."""
+        ...
+
+
+def players_set_up(game: Game) -> PlayersSetUp | None:
+    """``game`` as a game whose players make their own set-ups, or None if its start is
+    a lineup read off the nest."""
+    return game if isinstance(game, PlayersSetUp) else None
+
+
+def public_text(game: Game, position: Position) -> str:
+    """``position`` as everybody may see it: for a game that hides pieces the public
+    view's notation, else the position's own."""
+    hiding = players_set_up(game)
+    return hiding.public_text(position) if hiding is not None else position.to_text()
+
+
 @runtime_checkable
 class HiddenPieces(Protocol):
     """What a game whose pieces hide something from the other side (the battle game's
-    ranks) has besides :class:`Game`: what everybody may see of a position, and what one
-    side may. The shared screens (the OLED, the lights, the spectators' page) show only
-    the first; a player's own screen the second. A game without this hides nothing."""
-
-    def public_text(self, position: Any) -> str:
-        """``position`` in the game's notation as everybody may see it (no hidden rank)."""
-        ...
+    ranks) has besides :class:`Game` and :class:`PlayersSetUp`: what one side may see of
+    a position, and what its computer is handed. The shared screens (the OLED, the
+    lights, the spectators' page) show only :func:`public_text`; a player's own screen
+    :meth:`letters_seen_by`. A game without this hides nothing."""
 
     def letters_seen_by(self, position: Any, side: Side) -> Mapping[str, str]:
         """The pieces of ``position`` by cell as ``side``'s player sees them: its own

@@ -20,9 +20,20 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, GameSet, Move, Outcome, Position, Side
+from firmware_host.games.base import (
+    OWN_SETUPS,
+    Game,
+    GameSet,
+    Move,
+    Outcome,
+    Position,
+    Side,
+    players_set_up,
+    public_text,
+)
 from firmware_host.referee.correction import Correction, undo_capture
 from firmware_host.referee.evidence import CaptureEvidence
+from firmware_host.referee.players_setup import PlayersSetup
 from firmware_host.referee.sensing import (
     CellChanged,
     FaultCleared,
@@ -79,7 +90,7 @@ class Settings:
     """The sides the computer plays: on their turns only the computer's move is accepted."""
 
 
-Phase = Setup | Turn | Correction
+Phase = Setup | PlayersSetup | Turn | Correction
 
 
 class Referee:
@@ -89,7 +100,11 @@ class Referee:
         """A referee for ``game`` on its board, whose set is played from ``lineup``, with
         the board's sensors reading ``occupied`` at ``now``. Start it with
         :meth:`begin_game`, :meth:`resume_game` or :meth:`await_setup`."""
-        game.check_lineup(lineup)  # raises early for an unknown lineup
+        self.hiding = players_set_up(game)
+        """The game as one whose players set up privately, if it is one: its set-ups come
+        from the players' screens (:meth:`give_setup`, :meth:`guide_setup`)."""
+        if self.hiding is None or lineup != OWN_SETUPS:
+            game.check_lineup(lineup)  # raises early for an unknown lineup
         self.game = game
         self.board = board = game.board
         self.settings = settings
@@ -105,7 +120,7 @@ class Referee:
         self.starter = settings.first_starter  # of that game
         self.position: Position | None = None
         self.computers = settings.computers
-        self.phase: Phase = Setup(self)
+        self.phase: Phase = self._setup_phase()
         self.last_change = now  # of any reading: the nest is still since then
         self._decide_at: int | None = None  # when the phase decides next, if nothing changes
         self._before_game_over = (self.games, self.number, self.starter)  # for a take back
@@ -158,7 +173,14 @@ class Referee:
         self.games = games if games is not None else GameSet(first_starter=position.turn)
         self.number, self.starter, self.position = number, position.turn, position
         signals: list[Signal] = [
-            GameStarted(number, self.lineup, position.turn, position.to_text(), new_set=games is None)
+            GameStarted(
+                number,
+                self._lineup_played,
+                position.turn,
+                position.to_text(),
+                new_set=games is None,
+                public_position=public_text(self.game, position),
+            )
         ]
         self._set_started = True
         outcome = position.outcome()
@@ -275,6 +297,50 @@ class Referee:
             self.games, self.starter = GameSet(first_starter=starter), starter
         return signals + self._enter_setup(now)
 
+    # -- the players' own set-ups (a game that hides pieces) --------------------------
+
+    def give_setup(self, setup: object, now: int) -> list[Signal]:
+        """A whole set-up from its player's screen (the game's own value, read and
+        checked by its ``read_setup``) is its side's for the next game; the nest must
+        show its cells. Raises :class:`CommandError` unless the referee waits for the
+        players' own set-ups."""
+        signals = self._advance(now)
+        phase = self._players_setup()
+        return signals + phase.give(setup) + self._decide_soon(now)
+
+    def guide_setup(self, side: Side, now: int) -> list[Signal]:
+        """``side`` places its pieces one at a time, as its own screen asks
+        (:meth:`placement_prompt`): the cell of its rows that fills next holds the piece
+        asked for. Raises :class:`CommandError` as :meth:`give_setup` does."""
+        signals = self._advance(now)
+        phase = self._players_setup()
+        return signals + phase.guide(side) + self._decide_soon(now)
+
+    def clear_setup(self, side: Side, now: int) -> list[Signal]:
+        """``side``'s set-up, given or being placed, is withdrawn. Raises
+        :class:`CommandError` as :meth:`give_setup` does."""
+        signals = self._advance(now)
+        return signals + self._players_setup().clear(side) + self._decide_soon(now)
+
+    def placement_prompt(self, side: Side) -> str | None:
+        """What ``side``'s own screen asks for while it places its pieces one at a time,
+        None otherwise. Private: it names the piece asked for; never on a shared screen."""
+        phase = self.phase
+        return phase.prompt(side) if isinstance(phase, PlayersSetup) else None
+
+    def _players_setup(self) -> PlayersSetup:
+        phase = self.phase
+        if not isinstance(phase, PlayersSetup):
+            if self.hiding is None:
+                raise CommandError(f"{self.game.title} starts from a lineup on the nest, not from the players' set-ups")
+            raise CommandError("set-ups are given between games, not while one is played")
+        return phase
+
+    def _decide_soon(self, now: int) -> list[Signal]:
+        """The nest may show what was just given already: decide once it is still."""
+        self.decide_by(max(now, self.last_change + self.timing.settle_ms))
+        return []
+
     def set_computers(self, sides: Iterable[Side], now: int) -> list[Signal]:
         """The computer plays ``sides`` from now on (none: people play both). A change
         for the side to move applies to the turn under way: it is announced again."""
@@ -387,7 +453,7 @@ class Referee:
             self.evidence.spend(move.origin, move.target)
         played = position.push(move, lenient=self.settings.lenient)
         signals: list[Signal] = self._close_question()
-        signals.append(MoveAccepted(played, side, len(position.move_stack), position.to_text()))
+        signals.append(self._accepted(played, side, position))
         if view.compulsory and not played.is_capture:
             signals.append(MissedCapture(played, view.compulsory))
         outcome = position.outcome()
@@ -427,13 +493,36 @@ class Referee:
 
     def start_next_game(self, at: int) -> list[Signal]:
         """The nest shows the lineup: the game set up starts."""
-        position = self.game.start(self.lineup, self.starter)
+        return self._started(self.game.start(self.lineup, self.starter), at)
+
+    def start_from_setups(self, red: object, blue: object, at: int) -> list[Signal]:
+        """Both sides' own set-ups are given and the nest shows them: the game starts."""
+        assert self.hiding is not None
+        return self._started(self.hiding.start_from_setups(red, blue, self.starter), at)
+
+    def _started(self, position: Position, at: int) -> list[Signal]:
         self.position = position
         signals: list[Signal] = [
-            GameStarted(self.number, self.lineup, self.starter, position.to_text(), new_set=not self._set_started)
+            GameStarted(
+                self.number,
+                self._lineup_played,
+                self.starter,
+                position.to_text(),
+                new_set=not self._set_started,
+                public_position=public_text(self.game, position),
+            )
         ]
         self._set_started = True
         return signals + self._start_turn(at)
+
+    @property
+    def _lineup_played(self) -> str:
+        """The lineup the record names for a game started now."""
+        return OWN_SETUPS if self.hiding is not None else self.lineup
+
+    def _accepted(self, move: Move, side: Side, position: Position) -> MoveAccepted:
+        ply = len(position.move_stack)
+        return MoveAccepted(move, side, ply, position.to_text(), public_text(self.game, position))
 
     # -- turns --------------------------------------------------------------------------
 
@@ -458,7 +547,7 @@ class Referee:
         if len(moves) == 1 and moves[0].is_pass:
             side, passing = position.turn, moves[0]
             position.push(passing)
-            signals.append(MoveAccepted(passing, side, len(position.move_stack), position.to_text()))
+            signals.append(self._accepted(passing, side, position))
             view = None
         view = view if view is not None else self._turn_view(position)
         self.phase = Turn(self, view, began=at if began is None else began)
@@ -512,13 +601,18 @@ class Referee:
         else:
             self.games, self.number = games, self.number + 1
         self.starter = self.games.next_starter
-        self.phase = Setup(self)
+        self.phase = self._setup_phase()
         self._decide_at = at + self.timing.settle_ms  # the nest may show the lineup already
         return signals + self.phase.on_change(at)
 
     def _enter_setup(self, now: int) -> list[Signal]:
-        self.phase = Setup(self)
+        self.phase = self._setup_phase()
         return self.phase.on_change(now) + self.phase.on_quiet(now)
+
+    def _setup_phase(self) -> Setup | PlayersSetup:
+        """A fresh phase between games: the players' own set-ups for a game that has
+        them, else the lineup read off the nest."""
+        return PlayersSetup(self, self.hiding) if self.hiding is not None else Setup(self)
 
 
 def _has_move(position: Position) -> bool:

@@ -61,8 +61,10 @@ class GameStarted:
     number: int  # within the set, from 1; replayed draws count too
     lineup: str
     starter: Side
-    position: str  # in the game's notation
+    position: str  # in the game's notation: the record's, every hidden piece in it (for the store)
     new_set: bool = False  # the first game started in a new set (not a game 1 played again)
+    public_position: str = ""
+    """The position as everybody may see it (nothing hidden): what a shared screen shows."""
 
     def to_text(self) -> str:
         return f"game {self.number} starts: {self.lineup}, {self.starter.label} to move"
@@ -104,12 +106,14 @@ class ComputerMove:
 @dataclass(frozen=True)
 class MoveAccepted:
     """A move was made and recorded; ``position`` is the position after it, in the
-    game's notation."""
+    game's notation: the record's, every hidden piece in it (for the store alone, in a
+    game that hides pieces); ``public_position`` the same as everybody may see it."""
 
     move: Move
     side: Side
     ply: int  # this move's number in the game, from 1
     position: str
+    public_position: str = ""
 
     def to_text(self) -> str:
         return f"move {self.move}"
@@ -236,6 +240,30 @@ class SetupNeeded:
         )
 
 
+class SetupState(Enum):
+    """Where one side's own set-up stands (a game whose players set up privately)."""
+
+    WAITING = "waiting"  # no set-up given yet
+    PLACING = "placing"  # placing its pieces one at a time, as its own screen asks
+    READY = "ready"  # its set-up is complete: the nest must show it
+
+
+@dataclass(frozen=True)
+class SetupProgress:
+    """Where ``side``'s own set-up stands: ``placed`` of ``total`` pieces so far. Sent
+    when it changes. It says how many, never which: what the pieces are is the
+    placing player's own screen's to say (``Referee.placement_prompt``)."""
+
+    side: Side
+    state: SetupState
+    placed: int
+    total: int
+
+    def to_text(self) -> str:
+        text = f"{self.side.label} set-up: {self.state.value}"
+        return text + (f", {self.placed} of {self.total} placed" if self.state is SetupState.PLACING else "")
+
+
 @dataclass(frozen=True)
 class SensorFault:
     """The sensor of ``cell`` misbehaves; the referee goes on without it."""
@@ -272,6 +300,7 @@ Signal = (
     | GameOver
     | GameAbandoned
     | SetupNeeded
+    | SetupProgress
     | SensorFault
     | SensorRecovered
 )

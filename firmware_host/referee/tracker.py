@@ -104,7 +104,10 @@ class TurnView:
         self.side = position.turn
         legal = position.legal_moves()
         self.is_over = not legal
-        self.compulsory = tuple(move for move in legal if move.is_capture)
+        captures = tuple(move for move in legal if move.is_capture)
+        # Where capturing is compulsory the rules list nothing else; a game where it
+        # is not (the battle game's strikes) lists other moves beside them.
+        self.compulsory = captures if all(move.is_capture for move in legal) else ()
         """The captures the rules make compulsory (``only`` aside), for the players."""
         accepted = list(legal)
         if lenient and self.compulsory:

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.games.base import HiddenPieces, Side
+from firmware_host.games.base import Side, players_set_up, public_text
 from firmware_host.web.protocol import TableActions
 from hardware.display import render
 from hardware.outputs import Screen
@@ -67,10 +67,10 @@ class Picture:
         """The recorded position as everybody may see it: for a game of hidden pieces,
         its public view (the record's text has every rank)."""
         game = self.daemon.config.game
-        if not text or not isinstance(game, HiddenPieces):
+        if not text or players_set_up(game) is None:
             return text
         if self._public_position is None or self._public_position[0] != text:
-            self._public_position = (text, game.public_text(game.read_position(text)))
+            self._public_position = (text, public_text(game, game.read_position(text)))
         return self._public_position[1]
 
     def game(self, snapshot: Snapshot) -> dict[str, Any]:

@@ -126,6 +126,18 @@ class BattleGame:
         """The start of a game from the players' own set-ups."""
         return Position.from_setups(self.field, red, blue, turn)
 
+    def setup_cells(self, side: Side) -> frozenset[str]:
+        """The squares of ``side``'s set-up rows."""
+        return self.field.setup_cells(side)
+
+    def setup_size(self, side: Side) -> int:
+        """The pieces of a side's army."""
+        return self.field.army.size
+
+    def public_text(self, position: Position) -> str:
+        """``position`` as the spectators see it (:meth:`Position.view`): no hidden rank."""
+        return position.view().to_text()
+
     def read_position(self, text: str) -> Position:
         return Position.from_text(self.field, text)
 
@@ -196,10 +208,6 @@ class BattleGame:
         return _page(self.field)
 
     # -- what is hidden (games.base.HiddenPieces) ------------------------------------------
-
-    def public_text(self, position: Position) -> str:
-        """The position as everybody sees it: ``X`` (``x``) for a rank not shown."""
-        return position.view().to_text()
 
     def letters_seen_by(self, position: Position, side: Side) -> dict[str, str]:
         """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones."""

@@ -40,6 +40,11 @@ class Setup:
     def pieces(self) -> dict[str, Piece]:
         return {cell: Piece(self.side, rank) for cell, rank in self.ranks.items()}
 
+    @property
+    def cells(self) -> frozenset[str]:
+        """The squares the set-up puts a piece on (what the switches can check)."""
+        return frozenset(self.ranks)
+
     @classmethod
     def from_text(cls, field: Field, side: Side, text: str) -> Setup:
         """Read ``side``'s set-up on ``field`` and check it. Raises

@@ -1,0 +1,82 @@
+"""Driving the referee with the battle game in tests: a nest of reed switches under the
+square field, hands that put pieces down and lift them, in the log's time."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from firmware_host.games.base import Side
+from firmware_host.games.battle import BattleGame, Setup, load
+from firmware_host.games.battle.field import Field
+from firmware_host.referee.referee import Referee, Settings
+from firmware_host.referee.signals import Signal
+from tests.referee_helpers import settle
+
+GAME: BattleGame = load(None)
+FIELD: Field = GAME.field
+RANK_NAMES = frozenset(rank.name for rank in FIELD.army)
+
+
+def random_setup(side: Side, rng: random.Random) -> Setup:
+    """The army put on random squares of ``side``'s rows."""
+    cells = sorted(FIELD.setup_cells(side), key=FIELD.index)
+    ranks = [rank for rank in FIELD.army for _ in range(rank.count)]
+    return Setup(side, dict(zip(rng.sample(cells, len(ranks)), ranks, strict=True)))
+
+
+class BattleNest:
+    """A referee of the battle game on an empty nest at 0 ms, waiting for the players'
+    set-ups; :meth:`put` and :meth:`lift` act on cells ``gap`` ms apart."""
+
+    def __init__(self, *, settings: Settings | None = None, occupied: Iterable[str] = ()) -> None:
+        self.referee = Referee(GAME, settings=settings or Settings(), lineup="demo", occupied=occupied, now=0)
+        self.occupied = set(occupied)
+        self.signals: list[Signal] = self.referee.await_setup(now=0)
+        self.time = 0
+
+    def _change(self, cells: Iterable[str], occupied: bool, gap: int) -> list[Signal]:
+        signals: list[Signal] = []
+        for cell in cells:
+            self.time += gap
+            signals += self.referee.sense(cell, occupied, self.time)
+            if occupied:
+                self.occupied.add(cell)
+            else:
+                self.occupied.discard(cell)
+        self.time += gap  # the last change settles too
+        signals += self.referee.tick(self.time)
+        self.signals += signals
+        return signals
+
+    def put(self, *cells: str, gap: int = 300) -> list[Signal]:
+        return self._change(cells, True, gap)
+
+    def lift(self, *cells: str, gap: int = 300) -> list[Signal]:
+        return self._change(cells, False, gap)
+
+    def wait(self, ms: int) -> list[Signal]:
+        self.time += ms
+        signals = self.referee.tick(self.time)
+        self.signals += signals
+        return signals
+
+    def settle(self) -> list[Signal]:
+        signals = settle(self.referee, on_tick=self._reach)
+        self.signals += signals
+        return signals
+
+    def _reach(self, due: int) -> None:
+        self.time = max(self.time, due)
+
+    def give(self, setup: Setup) -> list[Signal]:
+        self.time += 100
+        signals = self.referee.give_setup(setup, self.time)
+        self.signals += signals
+        return signals
+
+    def guide(self, side: Side) -> list[Signal]:
+        self.time += 100
+        signals = self.referee.guide_setup(side, self.time)
+        self.signals += signals
+        return signals

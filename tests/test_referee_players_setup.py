@@ -1,0 +1,250 @@
+"""The referee's set-up phase for a game whose players set up privately (the battle game):
+each side's set-up from its player's screen, whole or one piece at a time driven by the
+switches; the game starts from both once the nest shows them; no shared signal and no
+public position ever says a hidden rank (docs/referee.md, "Set-ups made by the players")."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_host.games import load_game
+from firmware_host.games.base import OWN_SETUPS, PlayersSetUp, Side, players_set_up, public_text
+from firmware_host.games.battle import Position
+from firmware_host.games.battle.pieces import Shown
+from firmware_host.referee.referee import CommandError, Mode, Referee, Settings
+from firmware_host.referee.signals import (
+    GameOver,
+    GameStarted,
+    MissedCapture,
+    MoveAccepted,
+    SetupNeeded,
+    SetupProgress,
+    SetupState,
+    Signal,
+)
+from tests.battle_helpers import FIELD, GAME, RANK_NAMES, BattleNest, random_setup
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+def started(signals: list[Signal]) -> list[GameStarted]:
+    return [signal for signal in signals if isinstance(signal, GameStarted)]
+
+
+def last_needed(signals: list[Signal]) -> SetupNeeded:
+    return [signal for signal in signals if isinstance(signal, SetupNeeded)][-1]
+
+
+def test_only_a_game_whose_players_set_up_has_the_capability_and_cuckoo_is_unchanged():
+    cuckoo = load_game("cuckoo")
+    assert players_set_up(cuckoo) is None
+    assert isinstance(GAME, PlayersSetUp) and players_set_up(GAME) is GAME
+    position = cuckoo.start("standard", Side.RED)
+    assert public_text(cuckoo, position) == position.to_text()
+    referee = Referee(cuckoo, settings=Settings(), lineup="standard", occupied=(), now=0)
+    referee.await_setup(now=0)
+    with pytest.raises(CommandError, match="Operation Cuckoo starts from a lineup on the nest"):
+        referee.guide_setup(Side.RED, 10)
+
+
+def test_two_set_ups_from_the_screens_start_the_game_once_the_nest_shows_them():
+    rng = random.Random(1)
+    red, blue = random_setup(Side.RED, rng), random_setup(Side.BLUE, rng)
+    nest = BattleNest()
+    assert last_needed(nest.signals).lineup == OWN_SETUPS
+    nest.give(red)
+    assert last_needed(nest.signals).fill == tuple(sorted(red.cells, key=FIELD.index))
+    nest.put(*sorted(red.cells))
+    nest.give(blue)
+    blue_cells = sorted(blue.cells)
+    nest.put(*blue_cells[:-1])
+    nest.settle()
+    assert not started(nest.signals), "a square of blue's set-up is still empty"
+    assert last_needed(nest.signals).fill == (blue_cells[-1],)
+    nest.put("e5")  # a square of neither side's rows: to be emptied first
+    nest.put(blue_cells[-1])
+    nest.settle()
+    assert not started(nest.signals) and last_needed(nest.signals).empty == ("e5",)
+    nest.lift("e5")
+    nest.settle()
+    (game,) = started(nest.signals)
+    expected = GAME.start_from_setups(red, blue, Side.RED)
+    assert game.lineup == OWN_SETUPS and game.position == expected.to_text()
+    assert game.public_position == expected.view().to_text() and "M" not in game.public_position
+    assert nest.referee.mode is Mode.PLAYING and nest.referee.position is not None
+    assert nest.referee.position.to_text() == expected.to_text()
+
+
+def test_a_set_up_given_again_replaces_the_first_and_a_withdrawn_one_is_waited_for_again():
+    rng = random.Random(2)
+    first, second, blue = random_setup(Side.RED, rng), random_setup(Side.RED, rng), random_setup(Side.BLUE, rng)
+    nest = BattleNest()
+    nest.give(first)
+    nest.give(second)
+    nest.give(blue)
+    nest.put(*sorted(second.cells | blue.cells), gap=50)
+    nest.signals += nest.referee.clear_setup(Side.BLUE, nest.time + 10)
+    nest.settle()
+    assert not started(nest.signals)
+    assert [s for s in nest.signals if isinstance(s, SetupProgress)][-1] == SetupProgress(
+        Side.BLUE, SetupState.WAITING, 0, 36
+    )
+    nest.give(blue)
+    nest.settle()
+    (game,) = started(nest.signals)
+    assert game.position == GAME.start_from_setups(second, blue, Side.RED).to_text()
+
+
+def test_a_guided_placement_gives_each_cell_that_fills_the_rank_asked_for():
+    rng = random.Random(3)
+    blue = random_setup(Side.BLUE, rng)
+    nest = BattleNest()
+    nest.give(blue)
+    nest.put(*sorted(blue.cells), gap=50)
+    nest.guide(Side.RED)
+    assert nest.referee.placement_prompt(Side.RED) == "place your marshal (1 of 1)"
+    assert nest.referee.placement_prompt(Side.BLUE) is None
+    cells = rng.sample(sorted(FIELD.setup_cells(Side.RED)), 36)
+    nest.put(cells[0])
+    assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
+    nest.put(cells[1])
+    nest.lift(cells[1])  # the general taken back: it is asked for again, and goes elsewhere
+    assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
+    nest.put(*cells[2:], gap=100)
+    nest.settle()
+    assert not started(nest.signals), "one piece is still to place"
+    progress = [s for s in nest.signals if isinstance(s, SetupProgress) and s.side is Side.RED][-1]
+    assert progress == SetupProgress(Side.RED, SetupState.PLACING, 35, 36)
+    assert "general" not in progress.to_text()
+    nest.put(cells[1])
+    nest.settle()
+    (game,) = started(nest.signals)
+    order = [rank for rank in FIELD.army for _ in range(rank.count)]
+    placed = [cells[0], *cells[2:], cells[1]]
+    pieces = GAME.read_position(game.position).pieces()
+    assert {cell: pieces[cell].rank for cell in placed} == dict(zip(placed, order, strict=True))
+
+
+def test_a_placed_piece_moved_elsewhere_is_not_guessed_it_is_asked_back():
+    nest = BattleNest()
+    nest.guide(Side.RED)
+    nest.put("a1", "b1", "c1")  # the marshal, the general, a colonel
+    nest.lift("a1")
+    nest.put("d1")  # the marshal moved to d1, or the next colonel? The switches cannot tell
+    nest.settle()
+    needed = last_needed(nest.signals)
+    assert needed.fill == ("a1",) and needed.empty == ("d1",)
+    assert nest.referee.placement_prompt(Side.RED) == "place your colonel (2 of 2)"
+    nest.put("a1")
+    nest.settle()
+    assert last_needed(nest.signals).empty == ("d1",), "d1 must be lifted again before it counts"
+    nest.lift("d1")
+    nest.put("d1")
+    assert nest.referee.placement_prompt(Side.RED) == "place your major (1 of 3)"
+
+
+def test_pieces_on_the_rows_before_a_guided_placement_are_lifted_first():
+    nest = BattleNest(occupied=("a1", "b2"))
+    nest.guide(Side.RED)
+    assert last_needed(nest.signals).empty == ("a1", "b2")
+    nest.put("c1")
+    nest.lift("a1", "b2")
+    assert last_needed(nest.signals).empty == ()
+    assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
+
+
+def test_set_ups_are_given_only_between_games():
+    rng = random.Random(4)
+    red, blue = random_setup(Side.RED, rng), random_setup(Side.BLUE, rng)
+    nest = BattleNest()
+    nest.give(red)
+    nest.give(blue)
+    nest.put(*sorted(red.cells | blue.cells), gap=50)
+    nest.settle()
+    assert nest.referee.mode is Mode.PLAYING
+    with pytest.raises(CommandError, match="set-ups are given between games"):
+        nest.give(red)
+
+
+def ranks_named(text: str) -> set[str]:
+    return {word for word in re.findall(r"[a-z]+", text) if word in RANK_NAMES}
+
+
+def check_public(signal: Signal, known: set[str]) -> None:
+    """No shared words name a rank nobody was shown, and no public position writes one."""
+    assert ranks_named(signal.to_text()) <= known, signal
+    if isinstance(signal, GameStarted | MoveAccepted):
+        position = GAME.read_position(signal.position)
+        public = signal.public_position
+        assert public == position.view().to_text()
+        for cell, piece in position.view().pieces().items():
+            assert (piece.rank is not None) == (position.shown(cell) is Shown.REVEALED)
+
+
+def play(nest: BattleNest, rng: random.Random, plies: int) -> list[str]:
+    """Random legal moves made by clean hands: a move lifted and put down; a strike by
+    lifting the striker and then the struck piece, the winner put down on the struck
+    square as the lights ask."""
+    referee, made = nest.referee, []
+    for _ in range(plies):
+        position = referee.position
+        if position is None or referee.mode is not Mode.PLAYING:
+            break
+        assert isinstance(position, Position)
+        move = rng.choice(position.legal_moves())
+        made.append(move.to_text())
+        if move.is_strike:
+            strike = position.strike(move)
+            nest.lift(move.origin, move.target)
+            if strike.winner is not None:
+                nest.put(move.target)
+        else:
+            nest.lift(move.origin)
+            nest.put(move.target)
+        nest.settle()
+    return made
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, guided=st.sampled_from([*Side, None]), plies=st.integers(0, 120))
+def test_no_shared_signal_says_a_rank_nobody_was_shown(seed, guided, plies):
+    rng = random.Random(seed)
+    setups = {side: random_setup(side, rng) for side in Side}
+    nest = BattleNest()
+    for side in Side:
+        if side is guided:
+            nest.guide(side)
+            order = [rank for rank in FIELD.army for _ in range(rank.count)]
+            by_rank: dict[str, list[str]] = {}
+            for cell, rank in setups[side].ranks.items():
+                by_rank.setdefault(rank.name, []).append(cell)
+            nest.put(*[by_rank[rank.name].pop() for rank in order], gap=40)
+        else:
+            nest.give(setups[side])
+            nest.put(*sorted(setups[side].cells), gap=40)
+    nest.settle()
+    (game,) = started(nest.signals)
+    assert game.position == GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED).to_text()
+    made = len(nest.signals)
+    played = play(nest, rng, plies)
+    known: set[str] = set()
+    for signal in nest.signals[:made]:
+        check_public(signal, known)
+    assert [str(signal.move) for signal in nest.signals if isinstance(signal, MoveAccepted)] == played
+    assert not [signal for signal in nest.signals if isinstance(signal, MissedCapture)], "no strike is compulsory"
+    position = GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED)
+    for signal in nest.signals[made:]:
+        if isinstance(signal, MoveAccepted):
+            move = GAME.read_move(str(signal.move))
+            if move.is_strike:
+                strike = position.strike(move)
+                known |= {strike.attacker.rank.name, strike.defender.rank.name}
+            position.push(move)
+        if isinstance(signal, GameOver):
+            known.add("flag")  # a flag captured is said
+        check_public(signal, known)
