@@ -17,8 +17,9 @@ from typing import Any, Protocol
 from firmware_host.daemon import Daemon
 from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Piece, Side
+from firmware_host.games.base import Piece, PlayersSetUp, Side, players_set_up
 from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
+from firmware_host.referee.signals import SetupNeeded, Signal
 from firmware_host.web.protocol import MAX_LOG_BYTES, ActionError
 from hardware.sensors import Crossing
 from sim.table import Table, TableError
@@ -114,6 +115,12 @@ class Simulator:
         self.replay: Replay | None = None
         self.recording: Recording | None = None
         self.table = Table(daemon.config.game.board, self._switch, pieces)
+        self._setup_needed: SetupNeeded | None = None  # what the nest must show to start, as last said
+        daemon.subscribe(self._on_signal)
+
+    def _on_signal(self, signal: Signal) -> None:
+        if isinstance(signal, SetupNeeded):
+            self._setup_needed = signal
 
     # -- acts --
 
@@ -196,11 +203,34 @@ class Simulator:
             contact.drive_high()
 
     async def set_up(self, lineup: str | None) -> None:
-        """Every piece off the nest, then the lineup's put on, one by one."""
+        """Every piece off the nest, then the lineup's put on, one by one. For a game
+        whose players set up on their own screens, and no lineup named: the pieces put
+        where the nest asks (the cells the referee says to fill and to empty)."""
+        game = self.daemon.config.game
+        hiding = players_set_up(game)
+        if lineup is None and hiding is not None:
+            await self._fill_as_asked(hiding)
+            return
         name = lineup or self.daemon.snapshot().game.lineup
         pieces = self.daemon.config.game.lineup_pieces(name)
         for _ in self.table.set_up(pieces):
             await asyncio.sleep(SET_UP_STEP_S)
+
+    async def _fill_as_asked(self, hiding: PlayersSetUp) -> None:
+        needed = self._setup_needed
+        if needed is None or not (needed.fill or needed.empty):
+            raise SimulatorError("the nest asks for no piece now: give a set-up on a player's own screen first")
+        game = self.daemon.config.game
+        spares = {piece.side: piece for piece in game.lineup_pieces(game.lineups[0]).values()}
+        for cell in needed.empty:
+            if cell in self.table.cells:
+                self.table.knock(cell)
+                await asyncio.sleep(SET_UP_STEP_S)
+        for cell in needed.fill:
+            side = next(side for side in Side if cell in hiding.setup_cells(side))
+            if cell not in self.table.cells:
+                self.table.put_from_box(cell, side, spares[side])
+                await asyncio.sleep(SET_UP_STEP_S)
 
     # -- sensor logs --
 

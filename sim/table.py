@@ -157,6 +157,19 @@ class Table:
             self._occupy(cell, pieces[cell])
             yield
 
+    def put_from_box(self, cell: str, side: Side, spare: Piece) -> None:
+        """A piece of ``side`` from the box onto the empty ``cell`` (``spare``, a piece of
+        that side, if the box has none: the simulator never runs short). Which one it is
+        the switches cannot tell: for a game whose pieces hide their identity, the
+        table's pieces show their side alone."""
+        cell = self._empty(cell)
+        held = next((held for held in self.box if held.piece.side is side), None)
+        if held is None:
+            held = HeldPiece(self._new_id(), spare)
+        else:
+            self.box.remove(held)
+        self._occupy(cell, held.piece)
+
     def set_exactly(self, pieces: Mapping[str, Piece], *, occupied: Iterable[str] | None = None) -> None:
         """The nest holds exactly ``pieces``, at once (a replay's starting position); or,
         given ``occupied``, pieces on exactly those cells: ``pieces``' where it has one,

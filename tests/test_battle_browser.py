@@ -41,9 +41,25 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+class BattleSimulator(Simulator):
+    """``nestref sim --game battle``, and each side's own PIN it printed."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.side_pins: dict[str, str] = {}
+        super().__init__(cwd, options=("--game", "battle"))
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if found := re.match(r"(Red|Blue)'s own screen: \S+ \(PIN (\d{4}), ", line):
+                self.side_pins[found.group(1).lower()] = found.group(2)
+            self._lines.put(line)
+        self._lines.put(None)
+
+
 @pytest.fixture
-def simulator(tmp_path: Path) -> Iterator[Simulator]:
-    simulator = Simulator(tmp_path, options=("--game", "battle"))
+def simulator(tmp_path: Path) -> Iterator[BattleSimulator]:
+    simulator = BattleSimulator(tmp_path)
     yield simulator
     simulator.close()
 
@@ -58,7 +74,7 @@ def page(browser: Browser, simulator: Simulator) -> Iterator[Page]:
     page.goto(simulator.url)
     expect(page.locator("#connection")).to_have_text("connected")
     expect(page.locator("#nest [data-piece]")).to_have_count(72)
-    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move"))
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^SET UP / game 1"))
     yield page
     context.close()
     assert errors == [], f"the page logged errors: {errors}"

@@ -579,6 +579,11 @@ class HiddenPieces(Protocol):
         letters :meth:`Game.for_page` draws)."""
         ...
 
+    def setup_letters(self, setup: Any) -> Mapping[str, str]:
+        """The pieces of one side's own set-up (:class:`SideSetup`, this game's) by cell,
+        as its own player's screen draws them."""
+        ...
+
     def computer_input(self, position: Any) -> Any:
         """What the computer opponent is handed to choose the side to move's move in
         ``position``: that side's own view, holding no rank it may not know; its

@@ -49,6 +49,7 @@ from firmware_host.web.access import (
     names_in,
 )
 from firmware_host.web.picture import Picture
+from firmware_host.web.players import PlayerScreens
 from firmware_host.web.protocol import (
     MAX_ERROR_CHARS,
     MAX_MESSAGE_BYTES,
@@ -129,6 +130,8 @@ class WebServer:
         self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
+        self.players = PlayerScreens(daemon, self.picture, clock=clock, others=(self.pin,))  # the players' own pages
+        self.players.add_routes(self.app)
         self.app.router.add_get("/{name}", self._file)
         self.app.on_response_prepare.append(add_security_headers)
         self.app.on_startup.append(self._begin)
@@ -169,6 +172,7 @@ class WebServer:
                 await self._frames
         for page in list(self.pages):
             await page.socket.close()
+        await self.players.close()
 
     # -- HTTP --
 
@@ -403,6 +407,7 @@ class WebServer:
             await asyncio.sleep(FRAME_S)
             try:
                 await self._send_frame()
+                await self.players.send_frame()
             except Exception:  # a page's broken socket must not end the updates for the others
                 logger.exception("sending to the pages failed")
 

@@ -213,6 +213,10 @@ class BattleGame:
         """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones."""
         return {cell: piece.letter for cell, piece in position.view(side).pieces().items()}
 
+    def setup_letters(self, setup: Setup) -> dict[str, str]:
+        """The ranks of ``setup`` by square, in its side's case: for its player's screen."""
+        return {cell: side_letter(rank.letter, setup.side) for cell, rank in setup.ranks.items()}
+
     def computer_input(self, position: Position) -> View:
         """The side to move's own view: what the computer is handed, in its process."""
         return position.view(position.turn)
