@@ -5,17 +5,20 @@ starts it; the page driven with Playwright (tests/test_sim_browser.py says how).
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 
 from firmware_host.games.battle import Field
 from tests.test_sim_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    ROOT,
     Simulator,
     cell,
     console_errors,
@@ -93,16 +96,49 @@ def public_messages(page: Page) -> list[str]:
 
 
 def assert_no_hidden_rank(received: list[str]) -> None:
-    """No message but the hello (whose legend lists the army) names a rank: the demo
-    games here end before any strike shows one."""
+    """Nothing the shared page received says a rank nobody was shown: the table's pieces
+    (on the nest, in the hand, in the box) show their side alone; the position shows a
+    rank only where a strike or a Scout's run revealed it (its ``!``); no words name a
+    rank, but a strike's announcement (both ranks are shown by it) and the hello's legend
+    of the army."""
     assert received, "the page received nothing"
     for text in received:
-        if '"type":"hello"' in text:
+        message = json.loads(text)
+        kind = message["type"]
+        if kind == "hello" or (kind == "signal" and "strike" in message["kind"].lower()):
             continue
         for name in RANK_NAMES:
-            assert not re.search(rf"\b{name}\b", text, re.IGNORECASE), (name, text[:300])
-        for letters in re.findall(r'"cells":\{[^}]*\}', text):
-            assert set(re.findall(r':"(.)"', letters)) <= {"X", "x", "?"}, letters[:300]
+            assert not re.search(rf"\b{name}s?\b", text, re.IGNORECASE), (name, text[:300])
+        if kind == "table":
+            letters = set(message["cells"].values()) | {held["piece"] for held in message["hand"] + message["box"]}
+            assert letters <= {"X", "x", "?"}, letters
+        if kind == "game" and message["position"]:
+            rows = message["position"].split()[0]
+            assert re.fullmatch(r"(?:[Xx][+!]?|[A-WYZa-wyz]!|[0-9]|~|/)+", rows), rows
+
+
+def player_screen(browser: Browser, simulator: BattleSimulator, side: str, errors: list[str]) -> Page:
+    """``side``'s own screen in a browser context of its own, its PIN given."""
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    screen = context.new_page()
+    errors += console_errors(screen)
+    screen.goto(f"{simulator.url}player.html?side={side}")
+    expect(screen.locator("#side-form")).to_be_visible()
+    screen.locator("#side-pin").fill(simulator.side_pins[side])
+    screen.locator("#side-form button").click()
+    expect(screen.locator("#side-title")).to_have_text(f"{side}'s own screen")
+    expect(screen.locator("#setup-panel")).to_be_visible()
+    return screen
+
+
+def own_piece(screen: Page, cell: str) -> Locator:
+    return screen.locator(f'#field [data-piece][data-cell="{cell}"]')
+
+
+def swap(screen: Page, first: str, second: str) -> None:
+    """Swap what two squares of the draft set-up hold, by clicking one, then the other."""
+    for name in (first, second):
+        screen.locator(f'#field .cell[data-cell="{name}"] rect').click()
 
 
 def test_the_square_field_is_drawn_from_the_board_file_with_its_lakes(page: Page) -> None:
@@ -119,24 +155,71 @@ def test_the_square_field_is_drawn_from_the_board_file_with_its_lakes(page: Page
     # Every piece drawn without its rank: the shared page shows sides only.
     for letter in ("X", "x"):
         expect(page.locator(f'#nest [data-piece="{letter}"]')).to_have_count(36)
+
+
+def test_a_whole_game_set_up_on_the_players_own_screens(
+    browser: Browser, simulator: BattleSimulator, page: Page
+) -> None:
+    errors: list[str] = []
+    red, blue = (player_screen(browser, simulator, side, errors) for side in ("red", "blue"))
+    # Red arranges its army: the Marshal to the front, where the Scout was.
+    expect(own_piece(red, "a1")).to_have_attribute("data-piece", "M")
+    expect(own_piece(red, "a4")).to_have_attribute("data-piece", "S")
+    swap(red, "a1", "a4")
+    expect(own_piece(red, "a4")).to_have_attribute("data-piece", "M")
+    expect(own_piece(red, "a1")).to_have_attribute("data-piece", "S")
+    expect(red.locator("#field [data-piece]")).to_have_count(36)
+    red.locator("#give").click()
+    expect(red.locator("#setup-state")).to_contain_text("Given")
+    # Blue gives its army as first drafted; neither screen ever shows the other's ranks.
+    blue.locator("#give").click()
+    expect(blue.locator("#setup-state")).to_contain_text("Given")
+    expect(blue.locator("#field [data-piece]")).to_have_count(36)
+    # The nest asks for the pieces where the two set-ups put them: the simulator puts them.
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^SET UP / game 1: red starts / fill"))
+    page.locator("#setup").click()
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move"))
     expect(page.locator("#position-text")).to_have_text(re.compile(r"^[Xx0-9~/]+ r - -$"))
+    for screen, own, other in ((red, "M", "x"), (blue, "m", "X")):
+        expect(screen.locator("#setup-panel")).to_be_hidden()
+        expect(screen.locator("#field [data-piece]")).to_have_count(72)
+        expect(screen.locator(f'#field [data-piece="{other}"]')).to_have_count(36)
+        expect(screen.locator(f'#field [data-piece="{own}"]')).to_have_count(1)
 
-
-def test_moves_and_a_strike_made_by_hand_on_the_square_field(page: Page) -> None:
-    # A Scout runs two squares; a Captain steps; the Captain strikes the Scout and wins.
-    for origin, target in (("a4", "a6"), ("b7", "b6")):
+    # The Marshal steps up; blue's Scout steps next to it; the Marshal strikes it.
+    for origin, target in (("a4", "a5"), ("a7", "a6")):
         lift(page, origin)
         put(page, target)
-    expect(moves(page)).to_have_text(["a4-a6", "b7-b6"])
-    lift(page, "j4")
-    put(page, "j5")
-    expect(moves(page)).to_have_count(3)
-    # Blue strikes: lifts its Captain, then the struck Scout, and puts its own down.
+    expect(moves(page)).to_have_text(["a4-a5", "a7-a6"])
+    lift(page, "a5")
+    lift(page, "a6")
+    put(page, "a6")  # the striker's own piece, the one a player puts down
+    expect(moves(page)).to_have_text(["a4-a5", "a7-a6", "a5xa6"])
+    expect(piece(page, "a6")).to_have_attribute("data-piece", "X")
+    page.locator("#drop").click()  # the struck Scout, into the box
+    # Both screens see the strike, and the Marshal's rank is shown to blue from now on.
+    for screen in (red, blue):
+        expect(screen.locator("#signals")).to_contain_text("move a5xa6")
+    expect(own_piece(blue, "a6")).to_have_attribute("data-piece", "M")
+    expect(own_piece(blue, "a7")).to_have_count(0)
+
+    # Blue's second Scout strikes the Marshal and is lost: the Marshal is put back.
+    lift(page, "b7")
+    put(page, "b6")
+    lift(page, "j3")
+    put(page, "j4")
     lift(page, "b6")
     lift(page, "a6")
+    page.locator("#hand [data-piece-id] .glyph.red").click()  # the Marshal, not the Scout
     put(page, "a6")
-    expect(moves(page)).to_have_text(["a4-a6", "b7-b6", "j4-j5", "b6xa6"])
-    expect(piece(page, "a6")).to_have_attribute("data-piece", "x")
-    expect(page.locator("#hand [data-piece-id]")).to_have_count(1)  # the red Scout, struck
-    page.locator("#drop").click()
-    expect(page.locator("#box [data-piece-id]")).to_have_count(1)
+    expect(moves(page)).to_have_text(["a4-a5", "a7-a6", "a5xa6", "b7-b6", "j3-j4", "b6xa6"])
+    expect(piece(page, "a6")).to_have_attribute("data-piece", "X")
+    expect(own_piece(red, "a6")).to_have_attribute("data-piece", "M")
+    expect(own_piece(red, "b6")).to_have_count(0)
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move"))
+    if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
+        page.screenshot(path=str(ROOT / "docs" / "battle-public.png"))
+        red.screenshot(path=str(ROOT / "docs" / "battle-private.png"))
+    for screen in (red, blue):
+        screen.context.close()
+    assert errors == [], f"the players' screens logged errors: {errors}"
