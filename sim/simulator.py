@@ -218,8 +218,8 @@ class Simulator:
 
     async def _fill_as_asked(self, hiding: PlayersSetUp) -> None:
         needed = self._setup_needed
-        if needed is None or not (needed.fill or needed.empty):
-            raise SimulatorError("the nest asks for no piece now: give a set-up on a player's own screen first")
+        if needed is None:
+            return  # (nothing asked yet)
         game = self.daemon.config.game
         spares = {piece.side: piece for piece in game.lineup_pieces(game.lineups[0]).values()}
         for cell in needed.empty:

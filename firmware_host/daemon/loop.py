@@ -36,7 +36,7 @@ from firmware_host.daemon.tunes import cue_for, tune
 from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.service import RefereeService
-from firmware_host.referee.signals import GameStarted, SetupProgress, Signal
+from firmware_host.referee.signals import GameStarted, SetupProgress, SetupState, Signal
 from firmware_host.referee.store import GameStore, RecordedGame, StorageUnavailableError
 from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
@@ -81,6 +81,7 @@ class Daemon:
             computer_level=config.computer_level,
         )
         seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
+        self._seed = seed
         self.computer = ComputerPlayer(
             config.game,
             level_number=config.computer_level,
@@ -228,6 +229,7 @@ class Daemon:
             if clock != self.presenter.clock:  # a game with a clock: its time, every second
                 self.presenter.clock = clock
                 self._show()
+        self._set_up_computers()
         self._drive_computer()
         self.outputs.refresh()
 
@@ -394,6 +396,26 @@ class Daemon:
         """``side``'s set-up withdrawn. Raises :class:`CommandError` when none is awaited."""
         self._publish(self._setup_service().clear_setup(side, self.now_ms()))
         self._own_setups.pop(side, None)
+
+    def _set_up_computers(self) -> None:
+        """A side the computer plays has no screen to give its set-up from: while the
+        referee waits for it, the daemon gives one drawn for it (the game's
+        ``computer_setup``). The computer itself still plays from its view alone."""
+        game = self.config.game
+        if not isinstance(game, HiddenPieces) or self.service is None or self._paused:
+            return
+        for side in self.presenter.computers:
+            progress = self._setup_progress.get(side)
+            if progress is None or progress.state is not SetupState.WAITING:
+                continue
+            setup = game.computer_setup(side, self._seed + self.presenter.number)
+            try:
+                self._publish(self.service.give_setup(setup, self.now_ms()))
+            except CommandError as error:
+                logger.info("no set-up for the computer's side now: %s", error)
+                self._setup_progress.pop(side, None)  # not asked again until the referee says so
+            else:
+                logger.info("the computer's side is set up", extra={"fields": {"side": side.label}})
 
     def _setup_service(self) -> RefereeService:
         if players_set_up(self.config.game) is None:

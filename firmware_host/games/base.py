@@ -584,6 +584,11 @@ class HiddenPieces(Protocol):
         as its own player's screen draws them."""
         ...
 
+    def computer_setup(self, side: Side, seed: int) -> SideSetup:
+        """A set-up for a side the computer plays (no player's screen gives one), drawn
+        with ``seed``; the referee takes it as it takes a player's."""
+        ...
+
     def computer_input(self, position: Any) -> Any:
         """What the computer opponent is handed to choose the side to move's move in
         ``position``: that side's own view, holding no rank it may not know; its

@@ -118,10 +118,9 @@ class PlayerScreens:
         return self.pins.side_of(page.token, self.clock())
 
     async def _answer(self, page: PlayerPage, text: str) -> None:
-        ident: Any = None
+        ident = _id_of(text)
         try:
             message = _parse(text)
-            ident = message.get("id")
             kind = message["type"]
             if not self.is_open:
                 raise PlayerMessageError(f"{self.daemon.config.game.title} has no players' own screens")
@@ -201,6 +200,19 @@ class PlayerScreens:
         if not page.socket.closed:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await page.socket.send_str(text)
+
+
+def _id_of(text: str) -> int | str | None:
+    """A message's id, if it has a good one, for the reply to name even when the
+    message is refused."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    ident = message.get("id") if isinstance(message, dict) else None
+    if isinstance(ident, bool) or not isinstance(ident, int | str) or len(str(ident)) > 40:
+        return None
+    return ident
 
 
 def _parse(text: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from typing import Any
 from firmware_host.errors import NotationError
 from firmware_host.games.base import Side, perft
 from firmware_host.games.battle.army import Movement, Rank, Role
-from firmware_host.games.battle.computer import LEVELS, BattleComputer
+from firmware_host.games.battle.computer import LEVELS, BattleComputer, computer_setup
 from firmware_host.games.battle.drawing import field_svg, text_diagram
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move, Rule
@@ -216,6 +216,10 @@ class BattleGame:
     def setup_letters(self, setup: Setup) -> dict[str, str]:
         """The ranks of ``setup`` by square, in its side's case: for its player's screen."""
         return {cell: side_letter(rank.letter, setup.side) for cell, rank in setup.ranks.items()}
+
+    def computer_setup(self, side: Side, seed: int) -> Setup:
+        """A set-up for the computer's ``side``, drawn with ``seed``."""
+        return computer_setup(self.field, side, seed)
 
     def computer_input(self, position: Position) -> View:
         """The side to move's own view: what the computer is handed, in its process."""
