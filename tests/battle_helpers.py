@@ -7,8 +7,9 @@ import random
 from collections.abc import Iterable
 
 from firmware_host.games.base import Side
-from firmware_host.games.battle import BattleGame, Setup, load
+from firmware_host.games.battle import BattleGame, Position, Setup, load
 from firmware_host.games.battle.field import Field
+from firmware_host.games.battle.pieces import Piece
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import Signal
 from tests.referee_helpers import settle
@@ -25,6 +26,17 @@ def random_setup(side: Side, rng: random.Random) -> Setup:
     return Setup(side, dict(zip(rng.sample(cells, len(ranks)), ranks, strict=True)))
 
 
+def position_of(pieces: dict[str, str], turn: Side = Side.RED) -> Position:
+    """A position of ``pieces``, by square: a rank's name, ``red`` or ``blue`` first
+    (``{"e4": "red colonel"}``); both flags are put in far corners unless given."""
+    placed = {"a1": "red flag", "j10": "blue flag", "j1": "red scout", "a10": "blue scout", **pieces}
+    found = {}
+    for cell, words in placed.items():
+        side, name = words.split()
+        found[cell] = Piece(Side.RED if side == "red" else Side.BLUE, FIELD.army.by_name(name))
+    return Position(FIELD, found, turn)
+
+
 class BattleNest:
     """A referee of the battle game on an empty nest at 0 ms, waiting for the players'
     set-ups; :meth:`put` and :meth:`lift` act on cells ``gap`` ms apart."""
@@ -34,6 +46,27 @@ class BattleNest:
         self.occupied = set(occupied)
         self.signals: list[Signal] = self.referee.await_setup(now=0)
         self.time = 0
+
+    @classmethod
+    def playing(cls, position: Position, *, settings: Settings | None = None) -> BattleNest:
+        """A nest showing ``position``, its game begun."""
+        nest = cls.__new__(cls)
+        nest.referee = Referee(GAME, settings=settings or Settings(), lineup="demo", occupied=position.pieces(), now=0)
+        nest.occupied = set(position.pieces())
+        nest.signals = nest.referee.begin_game(position, now=0)
+        nest.time = 0
+        return nest
+
+    def touch(self, cell: str, *, ms: int = 10) -> list[Signal]:
+        """A piece touched: its switch opens for ``ms``, less than the debounce."""
+        self.time += 300
+        signals = self.referee.sense(cell, False, self.time)
+        self.time += ms
+        signals += self.referee.sense(cell, True, self.time)
+        self.time += 300
+        signals += self.referee.tick(self.time)
+        self.signals += signals
+        return signals
 
     def _change(self, cells: Iterable[str], occupied: bool, gap: int) -> list[Signal]:
         signals: list[Signal] = []

@@ -349,3 +349,24 @@ def test_no_text_on_any_screen_is_cut(  # every input a screen shows
             assert_fits(presenter.screen())
             presenter.apply(SetupNeeded("standard", side.opponent, tuple(fill), tuple(empty), number=number))
             assert_fits(presenter.screen())
+
+
+def test_a_strike_announced_is_shown_with_both_ranks_and_the_cells_to_act_on_lit():
+    from firmware_host.games import load_game
+    from firmware_host.games.battle import Move as BattleMove
+    from firmware_host.referee.signals import MoveAccepted, StrikeAnnounced
+
+    presenter = Presenter(load_game("battle"))
+    strike = BattleMove("e4", "e5", True)
+    presenter.apply(TurnStarted(Side.RED, 3, ()))
+    presenter.apply(StrikeAnnounced(strike, Side.RED, "colonel strikes major: major removed", ("e5",), "e5"))
+    screen = presenter.screen()
+    assert screen.headline == "STRIKE" and screen.lines == ("colonel", "strikes major", "major removed")
+    assert presenter.cells() == {"e5": Blink.ON}  # the struck square: clear it, the winner stands there
+    presenter.apply(StrikeAnnounced(strike, Side.RED, "major strikes colonel: major removed", ("e4",), "e5"))
+    assert presenter.cells() == {"e4": Blink.FAST, "e5": Blink.ON}
+    presenter.apply(MoveAccepted(strike, Side.RED, 4, ""))
+    presenter.apply(TurnStarted(Side.BLUE, 4, ()))
+    assert presenter.screen().headline == "STRIKE" and presenter.cells() == {}, "the words stay, the lights go"
+    presenter.apply(MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, ""))
+    assert presenter.screen().headline != "STRIKE"

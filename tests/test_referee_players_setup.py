@@ -26,6 +26,7 @@ from firmware_host.referee.signals import (
     SetupProgress,
     SetupState,
     Signal,
+    StrikeAnnounced,
 )
 from tests.battle_helpers import FIELD, GAME, RANK_NAMES, BattleNest, random_setup
 
@@ -238,12 +239,16 @@ def test_no_shared_signal_says_a_rank_nobody_was_shown(seed, guided, plies):
     assert [str(signal.move) for signal in nest.signals if isinstance(signal, MoveAccepted)] == played
     assert not [signal for signal in nest.signals if isinstance(signal, MissedCapture)], "no strike is compulsory"
     position = GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED)
+    strike = None
     for signal in nest.signals[made:]:
+        if isinstance(signal, StrikeAnnounced):  # the strike shows both ranks to everybody
+            strike = position.strike(GAME.read_move(str(signal.move)))
+            known |= {strike.attacker.rank.name, strike.defender.rank.name}
         if isinstance(signal, MoveAccepted):
             move = GAME.read_move(str(signal.move))
-            if move.is_strike:
-                strike = position.strike(move)
-                known |= {strike.attacker.rank.name, strike.defender.rank.name}
+            assert not move.is_strike or (strike is not None and strike.move == move), (
+                "every strike is announced before it is made"
+            )
             position.push(move)
         if isinstance(signal, GameOver):
             known.add("flag")  # a flag captured is said

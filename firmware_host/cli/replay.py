@@ -6,13 +6,14 @@ import argparse
 import contextlib
 import tempfile
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from firmware_host.cli.game import game_of, result_text, start_of
 from firmware_host.errors import NestrefError
 from firmware_host.files import reason
-from firmware_host.games.base import Game, Side
+from firmware_host.games.base import Game, Position, Side
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensor_log import SensorLogStream, decoded_lines, stream_sensor_log
 from firmware_host.referee.service import RefereeService
@@ -40,6 +41,9 @@ def run_referee(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _replay_sensor_log(args: argparse.Namespace, game: Game, log: SensorLogStream, out: TextIO) -> None:
+    if log.setups:
+        _replay_from_setups(args, game, log, out)
+        return
     if args.position is not None or args.lineup is not None:
         start, label, occupied = start_of(args, game), args.lineup, None
     elif log.start is not None:
@@ -48,6 +52,34 @@ def _replay_sensor_log(args: argparse.Namespace, game: Game, log: SensorLogStrea
         label = game.lineups[0]
         start, occupied = game.start(label, Side.RED), log.occupied
     lineup = label if label in game.lineups else game.lineups[0]
+    _replay(args, game, log, out, lineup=lineup, occupied=start.pieces() if occupied is None else occupied, start=start)
+
+
+def _replay_from_setups(args: argparse.Namespace, game: Game, log: SensorLogStream, out: TextIO) -> None:
+    """A log of a game whose players set up privately: the nest starts empty (or as its
+    ``occupied`` line says), the set-ups are given at 0 ms, the events put the pieces
+    down and play the game."""
+    missing = [side.label for side in Side if side not in log.setups]
+    if missing or args.position is not None or args.lineup is not None:
+        raise NestrefError(
+            f"{args.events}: a log of players' set-ups needs both 'setup red:' and 'setup blue:' lines"
+            f"{' (' + ' and '.join(missing) + ' missing)' if missing else ''}, and no --position or --lineup"
+        )
+    setups = [log.setups[side] for side in Side]
+    _replay(args, game, log, out, lineup=game.lineups[0], occupied=log.occupied or frozenset(), setups=setups)
+
+
+def _replay(
+    args: argparse.Namespace,
+    game: Game,
+    log: SensorLogStream,
+    out: TextIO,
+    *,
+    lineup: str,
+    occupied: Iterable[str],
+    start: Position | None = None,
+    setups: Sequence[object] = (),
+) -> None:
     settings = Settings(lenient=args.lenient)
 
     def announce(signal: Signal) -> None:
@@ -67,10 +99,13 @@ def _replay_sensor_log(args: argparse.Namespace, game: Game, log: SensorLogStrea
             store=store,
             announce=announce,
             lineup=lineup,
-            occupied=start.pieces() if occupied is None else occupied,
+            occupied=occupied,
             now=0,
             position=start,
+            resume=not setups,
         )
+        for setup in setups:
+            service.give_setup(setup, 0)
         clock = 0  # the log's time reached so far
 
         def wait_until(moment: int) -> None:
@@ -95,6 +130,9 @@ def _replay_sensor_log(args: argparse.Namespace, game: Game, log: SensorLogStrea
         tick_until(None)  # after the last line the nest stays as it is
         referee = service.referee
         position = referee.position
+        if position is None and setups and referee.hiding is not None:  # the set-ups never shown: report them
+            red, blue = setups
+            position = referee.hiding.start_from_setups(red, blue, referee.starter)
         if position is None:  # waiting for a set-up nest: report the lineup expected
             position = game.start(referee.lineup, referee.starter)
         outcome = referee.outcome if referee.outcome is not None else position.outcome()

@@ -128,3 +128,20 @@ def arranged(blocks: Sequence[Block], limit: int = MAX_LINES) -> tuple[str, ...]
         chosen[shrinkable[0]] += 1
     lines = [line for block, i in zip(blocks, chosen, strict=True) for line in block.options[i]]
     return tuple(lines[:limit])
+
+
+def strike_lines(words: str) -> tuple[str, ...]:
+    """A strike's announcement (``colonel strikes major: major removed``) as OLED lines:
+    what struck what, then the result, each on one line or two; the result alone if
+    both do not fit in :data:`MAX_LINES`.
+
+    >>> strike_lines("colonel strikes major: major removed")
+    ('colonel', 'strikes major', 'major removed')
+    >>> strike_lines("lieutenant strikes lieutenant: both removed")
+    ('lieutenant', 'strikes lieutenant', 'both removed')
+    """
+    what, _, result = words.partition(": ")
+    lines = [line for part in (what, result) if part for line in (wrapped(part) or (part,))]
+    if len(lines) <= MAX_LINES:
+        return tuple(lines)
+    return wrapped(result) or (result,)

@@ -22,6 +22,7 @@ from firmware_host.daemon.oled_words import (
     arranged,
     first_fitting,
     listed,
+    strike_lines,
 )
 from firmware_host.games.base import Game, Move, Outcome, Side
 from firmware_host.referee.signals import (
@@ -43,6 +44,7 @@ from firmware_host.referee.signals import (
     SensorRecovered,
     SetupNeeded,
     Signal,
+    StrikeAnnounced,
     TakenBack,
     TurnStarted,
 )
@@ -112,6 +114,8 @@ class Presenter:
     thinking: bool = False  # the computer is choosing the move of the side to move
     computer_move: Move | None = None  # the computer's move, for the players to make
     clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
+    strike: StrikeAnnounced | None = None  # the last strike announced, until the next move
+    strike_made: bool = False  # ...and whether the nest has shown it made
     _start: str = ""  # the game's first position
 
     def apply(self, signal: Signal) -> None:
@@ -120,6 +124,14 @@ class Presenter:
             self.question = ()  # whatever was asked no longer stands
         if isinstance(signal, GameStarted | GameAbandoned | TakenBack):
             self.thinking, self.computer_move = False, None
+            self.strike = None
+        if isinstance(signal, StrikeAnnounced):
+            self.strike, self.strike_made = signal, False
+        elif isinstance(signal, MoveAccepted) and self.strike is not None:
+            if signal.move == self.strike.move and not self.strike_made:
+                self.strike_made = True  # its words stay up until the next move
+            else:
+                self.strike = None
         if isinstance(signal, GameStarted):
             self.view, self.number, self.outcome, self.set_winner = View.PLAYING, signal.number, None, None
             self.side, self.plies, self.played, self.last_move = signal.starter, 0, [], None
@@ -257,6 +269,8 @@ class Presenter:
             return self._setup_screen(self.setup, footer)
         if self.side is None:
             return Screen("nestref", (), footer)
+        if self.strike is not None:  # what the strike revealed, for both players to read
+            return Screen("STRIKE", strike_lines(self.strike.words), footer)
         if self.computer_move is not None:  # the move in big letters, to read across the table
             return Screen(str(self.computer_move), ("computer's move", "make it on the nest"), footer)
         last = Block.of(f"last: {self.last_move}", rank=2, optional=True) if self.last_move else Block(((),))
@@ -403,6 +417,10 @@ class Presenter:
             cell = self._deciding_cell()
             if cell is not None:
                 lit[cell] = Blink.FAST
+        elif self.view is View.PLAYING and self.strike is not None and not self.strike_made:
+            lit.update(dict.fromkeys(self.strike.removed, Blink.FAST))  # take these off...
+            if self.strike.winner_on is not None:
+                lit[self.strike.winner_on] = Blink.ON  # ...the winner stands here
         elif self.view is View.PLAYING and self.computer_move is not None:
             move = self.computer_move
             if move.origin is not None and move.target is not None:

@@ -552,6 +552,35 @@ class PlayersSetUp(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class CaptureAnnouncement:
+    """How a capture ends, as the referee tells both players once the gesture shows it
+    begun, before the nest shows it made: ``words`` to say (they may name what the
+    capture revealed), the cells whose pieces leave the board (``removed``), and the
+    cell the winner ends on (None: no piece is left there)."""
+
+    move: Move
+    words: str
+    removed: tuple[str, ...]
+    winner_on: str | None
+
+
+@runtime_checkable
+class AnnouncesCaptures(Protocol):
+    """An optional capability of a :class:`Game` whose captures' results the players
+    cannot see (the battle game's strikes, decided by hidden ranks): the referee
+    announces each one, and lights the cells to act on."""
+
+    def announce_capture(self, position: Any, move: Any) -> CaptureAnnouncement:
+        """How the capture ``move``, legal in ``position``, ends."""
+        ...
+
+
+def capture_announcer(game: Game) -> AnnouncesCaptures | None:
+    """``game`` as one whose captures the referee announces, or None."""
+    return game if isinstance(game, AnnouncesCaptures) else None
+
+
 def players_set_up(game: Game) -> PlayersSetUp | None:
     """``game`` as a game whose players make their own set-ups, or None if its start is
     a lineup read off the nest."""

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Position, Side
+from firmware_host.games.base import OWN_SETUPS, Game, Position, Side
 from firmware_host.records.record import (
     RESULTS,
+    SEALED,
     TAKEN_BACK,
     UNTERMINATED,
     Comment,
@@ -24,8 +25,10 @@ from firmware_host.records.record import (
     Played,
     RecordError,
     TakeBack,
+    check_lineup,
     check_record,
     other_tags,
+    sealed_message,
 )
 
 _TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\][ \t\r]*')
@@ -200,10 +203,14 @@ def _record(parsed: _ParsedGame, game: Game, scanner: _Scanner, starts: dict[tup
     board = tags.get("Board", game.board.name)
     if board != game.board.name:
         raise fail("Board", f"a game on the board {board!r}, not on {game.board.name!r} (--board)")
+    if SEALED in tags:
+        raise fail(SEALED, sealed_message())
     try:
-        lineup = game.check_lineup(tags["Lineup"])
+        lineup = check_lineup(game, tags["Lineup"])
     except NestrefError as error:
         raise fail("Lineup", str(error)) from None
+    if lineup == OWN_SETUPS and "Position" not in tags:
+        raise fail("Lineup", "a game from the players' own set-ups needs its Position tag: the set-ups")
     if tags["Starter"] not in ("red", "blue"):
         raise fail("Starter", f"the Starter is red or blue, not {tags['Starter']!r}")
     starter = Side.from_text(tags["Starter"])

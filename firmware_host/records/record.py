@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import TIME_LOSS, Game, Position
+from firmware_host.games.base import OWN_SETUPS, TIME_LOSS, Game, Position, players_set_up
 
 RESULTS = ("red", "blue", "draw", "*")
 """A game's result: the side that won, a draw, or ``*`` for a game not finished."""
@@ -31,6 +31,12 @@ game's words, such as ``2`` for Operation Cuckoo's condition 2)."""
 
 LAST_SECOND = 253_402_300_799
 """9999-12-31 23:59:59 UTC: the last moment a record's Date can say."""
+
+SEALED = "Sealed"
+"""The tag of a record whose hidden pieces are not shown: a game whose players set up
+privately (the battle game), exported before it ended. Its ``Position`` is the public
+view; it is for reading, not for replaying (the moves cannot be checked without the
+ranks)."""
 
 TAKEN_BACK = "taken back"
 """The comment that stands for a take back of the last move that stands."""
@@ -171,10 +177,12 @@ def check_record(
 
     if record.game != game.name:
         raise fail(None, f"a record of the game {record.game!r}, not of {game.name!r}")
+    if record.tag(SEALED, ""):
+        raise fail(None, sealed_message())
     if record.board != game.board.name:
         raise fail(None, f"a record of a game on the board {record.board!r}, not on {game.board.name!r}")
     try:
-        game.check_lineup(record.lineup)
+        check_lineup(game, record.lineup)
         position = game.read_position(record.start_position) if start is None else start
     except NestrefError as error:
         raise fail(None, str(error)) from None
@@ -201,6 +209,22 @@ def check_record(
             ply -= 1
     _check_end(record, game, position, lambda message: fail(len(record.events), message))
     return position
+
+
+def check_lineup(game: Game, lineup: str) -> str:
+    """``lineup``, if ``game`` can start from it: one of its lineups, or the players' own
+    set-ups (:data:`~firmware_host.games.base.OWN_SETUPS`) for a game that has them.
+    Raises the game's :class:`~firmware_host.errors.NestrefError`."""
+    if lineup == OWN_SETUPS and players_set_up(game) is not None:
+        return lineup
+    return game.check_lineup(lineup)
+
+
+def sealed_message() -> str:
+    return (
+        "a sealed record (Sealed tag): its hidden ranks are left out until the game ends, so its moves cannot be"
+        " checked; export the game again once it is over"
+    )
 
 
 def _check_end(record: GameRecord, game: Game, position: Position, fail: Callable[[str], RecordError]) -> None:

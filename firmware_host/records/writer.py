@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from firmware_host.games.base import Game
-from firmware_host.records.record import SEVEN_TAGS, TAKEN_BACK, GameRecord, Played, TakeBack
+from firmware_host.games.base import OWN_SETUPS, Game, players_set_up
+from firmware_host.records.record import SEALED, SEVEN_TAGS, TAKEN_BACK, GameRecord, Played, TakeBack
 
 LINE_LENGTH = 79
 """The moves are wrapped to lines this long at most (a longer comment is broken at its
@@ -22,11 +22,18 @@ def write_record(record: GameRecord, *, game: Game) -> str:
     """One game's record: its tags, a blank line, its moves and result, a blank line.
 
     ``game`` gives the start position of the record's lineup: a record that starts
-    there has no ``Position`` tag. Raises the game's
+    there has no ``Position`` tag. A game from the players' own set-ups always has one:
+    its start, both set-ups in it, once the game is over; while it is not (Result
+    ``*``), the record is *sealed*: its Position is the public view, no hidden rank in
+    it, and a ``Sealed`` tag says so. Raises the game's
     :class:`~firmware_host.errors.NestrefError` if the record's start position cannot
     be read.
     """
-    starter = game.read_position(record.start_position).turn
+    start = game.read_position(record.start_position)
+    starter = start.turn
+    hiding = players_set_up(game)
+    # A demo lineup hides nothing (it is in the board file); the players' own set-ups do.
+    sealed = hiding is not None and record.lineup == OWN_SETUPS and record.result == "*"
     date = record.date
     known = {
         "Date": date.strftime("%Y.%m.%d"),
@@ -36,7 +43,10 @@ def write_record(record: GameRecord, *, game: Game) -> str:
     others = dict(record.tags)
     tags = [(name, known[name] if name in known else others.pop(name, "?")) for name in SEVEN_TAGS]
     tags += [("Game", record.game), ("Board", record.board), ("Lineup", record.lineup), ("Starter", starter.label)]
-    if record.start_position != game.start(record.lineup, starter).to_text():
+    if sealed and hiding is not None:
+        tags.append(("Position", hiding.public_text(start)))
+        others[SEALED] = "ranks hidden until the game ends"
+    elif record.lineup == OWN_SETUPS or record.start_position != game.start(record.lineup, starter).to_text():
         tags.append(("Position", record.start_position))
     tags += [("UTCTime", date.strftime("%H:%M:%S")), ("Termination", record.termination)]
     if record.lenient:

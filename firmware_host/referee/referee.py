@@ -28,6 +28,7 @@ from firmware_host.games.base import (
     Outcome,
     Position,
     Side,
+    capture_announcer,
     players_set_up,
     public_text,
 )
@@ -105,6 +106,9 @@ class Referee:
         from the players' screens (:meth:`give_setup`, :meth:`guide_setup`)."""
         if self.hiding is None or lineup != OWN_SETUPS:
             game.check_lineup(lineup)  # raises early for an unknown lineup
+        self.announcer = capture_announcer(game)
+        """The game as one whose captures the referee announces (the battle game's
+        strikes), if it is one."""
         self.game = game
         self.board = board = game.board
         self.settings = settings

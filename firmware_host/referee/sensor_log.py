@@ -5,20 +5,25 @@ when it became occupied. ``#`` starts a comment; before the first event, a comme
 ``# lineup: <name>`` or ``# position: <text>`` says what the nest holds at the start;
 ``# occupied: <cells>`` after it, that the nest holds those cells instead (the daemon
 writes it when the nest does not show the game's position: pieces knocked over, say).
+For a game whose players set up privately (the battle game), ``# setup red: <text>`` and
+``# setup blue: <text>`` give each side's set-up instead, in the game's notation: the
+nest starts empty (or as ``occupied`` says) and the events put the pieces down. Such a
+log holds every hidden rank: it is a private record of the nest, like the game record.
 ``docs/sensor-log.md`` has the format.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Position, Side
+from firmware_host.games.base import Game, Position, Side, players_set_up
 
 _CHANGE = re.compile(r"([a-z]+[0-9]+)([+-])")
-_HEADER = re.compile(r"#\s*(lineup|position|occupied)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
+_HEADER = re.compile(r"#\s*(lineup|position|occupied|setup red|setup blue)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
 
 
 class SensorLogError(NestrefError, ValueError):
@@ -47,6 +52,8 @@ class SensorLog:
     start_label: str | None  # the lineup name, or "position"
     events: tuple[SensorEvent, ...]
     occupied: frozenset[str] | None = None  # the cells held at the start, if not the position's
+    setups: Mapping[Side, Any] = field(default_factory=dict)
+    """The players' own set-ups, by side, for a game that has them (the game's values)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,8 @@ class SensorLogStream:
     start_label: str | None
     events: Iterator[SensorEvent]
     occupied: frozenset[str] | None = None  # the cells held at the start, if not the position's
+    setups: Mapping[Side, Any] = field(default_factory=dict)
+    """The players' own set-ups, by side, for a game that has them (the game's values)."""
 
 
 def stream_sensor_log(lines: Iterable[str], *, game: Game, source: str = "<sensor log>") -> SensorLogStream:
@@ -85,7 +94,7 @@ def stream_sensor_log(lines: Iterable[str], *, game: Game, source: str = "<senso
             if event is not None:
                 yield event
 
-    return SensorLogStream(parser.start, parser.label, events(), parser.occupied)
+    return SensorLogStream(parser.start, parser.label, events(), parser.occupied, parser.setups)
 
 
 def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
@@ -101,7 +110,7 @@ def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
 def read_sensor_log(text: str, *, game: Game, source: str = "<sensor log>") -> SensorLog:
     """Parse the whole text of a sensor log (:func:`stream_sensor_log`, all at once)."""
     stream = stream_sensor_log(text.split("\n"), game=game, source=source)
-    return SensorLog(stream.start, stream.start_label, tuple(stream.events), stream.occupied)
+    return SensorLog(stream.start, stream.start_label, tuple(stream.events), stream.occupied, stream.setups)
 
 
 class _LineParser:
@@ -114,6 +123,7 @@ class _LineParser:
         self.start: Position | None = None
         self.label: str | None = None
         self.occupied: frozenset[str] | None = None
+        self.setups: dict[Side, Any] = {}
         self.last_time = 0
         self.seen_event = False
 
@@ -134,6 +144,11 @@ class _LineParser:
                 if kind.lower() == "occupied":
                     self.occupied = self._cells(value, fail)
                     return None
+                if kind.lower().startswith("setup"):
+                    self._setup(Side.from_text(kind.split()[1].lower()), value, fail)
+                    return None
+                if self.setups:
+                    raise fail("a lineup or a position after set-ups: a log starts from one or the other")
                 if self.label is not None:
                     raise fail("a second header: a log starts from one lineup or position")
                 try:
@@ -167,6 +182,20 @@ class _LineParser:
         self.last_time = time_ms
         self.seen_event = True
         return SensorEvent(time_ms, cell, sign == "+", number)
+
+    def _setup(self, side: Side, text: str, fail: Callable[[str], SensorLogError]) -> None:
+        """A ``setup red:`` or ``setup blue:`` line: that side's own set-up."""
+        hiding = players_set_up(self.game)
+        if hiding is None:
+            raise fail(f"a set-up: {self.game.title} starts from a lineup or a position, not from set-ups")
+        if self.label is not None:
+            raise fail("a set-up after a lineup or a position: a log starts from one or the other")
+        if side in self.setups:
+            raise fail(f"a second set-up for {side.label}")
+        try:
+            self.setups[side] = hiding.read_setup(side, text)
+        except NestrefError as error:
+            raise fail(str(error)) from None
 
     def _cells(self, text: str, fail: Callable[[str], SensorLogError]) -> frozenset[str]:
         """The cells of an ``occupied:`` line: names of the board's cells, spaced."""

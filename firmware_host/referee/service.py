@@ -191,6 +191,18 @@ class RefereeService:
     def new_game(self, now: int) -> list[Signal]:
         return self._publish(self.referee.new_game(now), now)
 
+    def give_setup(self, setup: object, now: int) -> list[Signal]:
+        """A side's own set-up from its player's screen (:meth:`Referee.give_setup`)."""
+        return self._publish(self.referee.give_setup(setup, now), now)
+
+    def guide_setup(self, side: Side, now: int) -> list[Signal]:
+        """``side`` places its pieces one at a time (:meth:`Referee.guide_setup`)."""
+        return self._publish(self.referee.guide_setup(side, now), now)
+
+    def clear_setup(self, side: Side, now: int) -> list[Signal]:
+        """``side``'s set-up is withdrawn (:meth:`Referee.clear_setup`)."""
+        return self._publish(self.referee.clear_setup(side, now), now)
+
     def choose_setup(self, *, now: int, starter: Side | None = None, lineup: str | None = None) -> list[Signal]:
         return self._publish(self.referee.choose_setup(now=now, starter=starter, lineup=lineup), now)
 

@@ -120,6 +120,25 @@ class MoveAccepted:
 
 
 @dataclass(frozen=True)
+class StrikeAnnounced:
+    """A capture whose result the players cannot see (the battle game's strike) has
+    begun: the referee tells both how it ends (``words``, which may name what the
+    strike reveals, and nothing else), the cells whose pieces to take off
+    (``removed``) and where the winner stands (``winner_on``, None: nobody). The move
+    is accepted once the nest shows it; from now on it is the only one this turn."""
+
+    move: Move
+    side: Side
+    words: str
+    removed: tuple[str, ...]
+    winner_on: str | None
+
+    def to_text(self) -> str:
+        text = f"strike {self.move}: {self.words}; take off {' '.join(self.removed)}"
+        return text + (f"; winner on {self.winner_on}" if self.winner_on is not None else "")
+
+
+@dataclass(frozen=True)
 class MissedCapture:
     """Lenient refereeing: ``move`` was accepted though a capture was compulsory."""
 
@@ -290,6 +309,7 @@ Signal = (
     | TurnStarted
     | ComputerMove
     | MoveAccepted
+    | StrikeAnnounced
     | MissedCapture
     | MoveRefused
     | CorrectionNeeded

@@ -30,11 +30,13 @@ from firmware_host.referee.correction import undo_capture
 from firmware_host.referee.sensing import LONG_AGO
 from firmware_host.referee.signals import (
     CorrectionCause,
+    FixKind,
     FixStep,
     MoveQuestion,
     MoveRefused,
     QuestionClosed,
     Signal,
+    StrikeAnnounced,
 )
 from firmware_host.referee.tracker import (
     SLIDE_MS,
@@ -75,6 +77,9 @@ class Turn:
         # back and lifted again may have been on its way since the first time.
         self.first_emptied: dict[str, int] = {}
         self.refilled: dict[str, int] = {}  # and when a piece was last set down on it again
+        self.announced: Move | None = None  # the strike announced this turn: the only move now
+        self.announced_at = LONG_AGO
+        self.moving_in: str | None = None  # the square the announced strike's striker moves in to
 
     # -- what the referee asks of a phase ---------------------------------------------
 
@@ -85,6 +90,9 @@ class Turn:
         change away from its cells that the other side's move explains is the other side
         starting, so the mover was done."""
         view, seen = self.view, self.referee.observation()
+        hidden = self._hidden_pieces(at, seen, settled=settled)
+        if hidden is not None:
+            return hidden
         if settled and cell in seen.occupied and cell not in view.expected:
             self.visited.add(cell)
         if cell in view.expected and cell not in seen.occupied:
@@ -98,7 +106,7 @@ class Turn:
             if began and view.shows(candidate, seen):
                 signals = self.referee.commit(candidate, at, proven=self._proof_is_its_own(candidate, seen))
                 return signals + self.referee.phase.on_change(at, cell, settled=settled)
-        done = view.finished(seen)
+        done = [reading for reading in view.finished(seen) if not self._awaits_winner(reading.move, seen)]
         if (
             len(done) == 1
             and done[0].is_clean
@@ -110,6 +118,54 @@ class Turn:
         elif done or view.matches_exactly(seen) or (candidate is not None and not view.shows(candidate, seen)):
             self.candidate = None  # another move, all put back, or the mover changing its mind
         return []
+
+    def _hidden_pieces(self, at: int, seen: Observation, *, settled: bool) -> list[Signal] | None:
+        """What a game that hides its pieces asks of a change, if anything: two of the
+        mover's pieces off their squares at once are refused (put down, they could be
+        on each other's squares, and the switches cannot tell: a rank would be guessed);
+        a strike begun (the striker lifted, and the struck piece lifted or touched) is
+        announced, and is the only move from then on."""
+        referee, view = self.referee, self.view
+        lifted, _ = view.difference(seen.occupied, seen.ignored)
+        if referee.hiding is not None and settled and len(lifted & view.own) > 1:
+            cells = sorted(lifted & view.own, key=referee.board.index)
+            reason = (
+                f"{' and '.join(cells)} were lifted together: the switches cannot tell one piece from the other;"
+                " put each back on its own square"
+            )
+            steps = tuple(FixStep(FixKind.PLACE, None, cell, view.pieces[cell]) for cell in cells)
+            self.question = None
+            return [MoveRefused(None, None, reason), *referee.enter_correction(CorrectionCause.ILLEGAL_MOVE, at, steps)]
+        announcer = referee.announcer
+        if announcer is None or self.announced is not None:
+            return None
+        begun = [
+            move
+            for move in view.moves
+            if move.is_capture
+            and move.origin in lifted
+            and move.target is not None
+            and (move.target in lifted or seen.evidence(move.origin, move.target) is True)
+        ]
+        if len(begun) != 1:
+            return None  # none yet, or several struck pieces touched: the nest tells more later
+        (move,) = begun
+        announcement = announcer.announce_capture(view.position, move)
+        self.announced, self.announced_at = move, at
+        if move.target in announcement.removed and announcement.winner_on == move.target:
+            self.moving_in = move.target  # the struck piece to take off, the striker to put down
+        self.view = TurnView(view.position, lenient=view.lenient, only=(move,))
+        return [StrikeAnnounced(move, view.side, announcement.words, announcement.removed, announcement.winner_on)]
+
+    def _awaits_winner(self, move: Move, seen: Observation) -> bool:
+        """Whether ``move`` is the strike announced, its striker winning, and the struck
+        square has not been emptied since the announcement and filled again: touched,
+        the struck piece still stands there, and the switches read the same as when the
+        striker is put down on it."""
+        cell = self.moving_in
+        if move != self.announced or cell is None:
+            return False
+        return not (cell in seen.occupied and self.referee.sensors.was_empty_since(cell, self.announced_at, grace=0))
 
     def deadline(self) -> int | None:
         return None
@@ -140,7 +196,11 @@ class Turn:
         elif len(lifted) == 1 and not placed:  # what a capture no scan saw looks like
             self.doubts.update(view.unseen_captures(seen))
         visits = self._visits(at)
-        done = [reading for reading in view.finished(seen) if self._accounts_for((reading.move,), visits, seen)]
+        done = [
+            reading
+            for reading in view.finished(seen)
+            if self._accounts_for((reading.move,), visits, seen) and not self._awaits_winner(reading.move, seen)
+        ]
         late = self._late_proof(done[0].move, seen) if len(done) == 1 else ()
         if done and not late:
             return self._finished(done, at)
@@ -151,6 +211,7 @@ class Turn:
             reading
             for reading in explain(view, seen, not_before=self.began)
             if self._accounts_for(reading.moves, visits, seen, extra=reading.cells, reach=0)
+            and not self._awaits_winner(reading.moves[0], seen)
         ]
         replied = any(not reading.then_under_way for reading in readings)
         if readings and (replied or not view.is_under_way(seen)):
@@ -502,6 +563,8 @@ class Turn:
         illegal = view.position.check_move(move, lenient=view.lenient)
         if illegal is not None:
             return illegal.rule, illegal.reason
+        if self.announced is not None and move != self.announced:
+            return None, f"the strike {self.announced} is announced: it stands"
         if move in view.moves:
             return None
         computer_move = self.referee.computer_move
@@ -514,8 +577,9 @@ class Turn:
     def shown_move(self) -> Move | None:
         """The move the nest shows made right now, cleanly and for certain, if any: it
         stands when a control is pressed before it was committed."""
-        done = self.view.finished(self.referee.observation())
-        if len(done) == 1 and done[0].is_clean and done[0].is_certain:
+        seen = self.referee.observation()
+        done = self.view.finished(seen)
+        if len(done) == 1 and done[0].is_clean and done[0].is_certain and not self._awaits_winner(done[0].move, seen):
             return done[0].move
         return None
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NotationError
-from firmware_host.games.base import Side, perft
+from firmware_host.games.base import CaptureAnnouncement, Side, perft
 from firmware_host.games.battle.army import Movement, Rank, Role
 from firmware_host.games.battle.computer import LEVELS, BattleComputer, computer_setup
 from firmware_host.games.battle.drawing import field_svg, text_diagram
@@ -133,6 +133,14 @@ class BattleGame:
     def setup_size(self, side: Side) -> int:
         """The pieces of a side's army."""
         return self.field.army.size
+
+    def announce_capture(self, position: Position, move: Move) -> CaptureAnnouncement:
+        """The strike ``move`` of ``position`` as the referee announces it: both ranks
+        (the strike shows them to everybody), the squares to clear, where the winner
+        stands (``docs/rules-battle.md`` §5, §8)."""
+        strike = position.strike(move)
+        winner_on = move.target if strike.winner is not None else None
+        return CaptureAnnouncement(move, strike.words(), strike.removed, winner_on)
 
     def public_text(self, position: Position) -> str:
         """``position`` as the spectators see it (:meth:`Position.view`): no hidden rank."""
