@@ -47,6 +47,7 @@ class HeldPiece:
 
     id: int
     piece: Piece | UnknownPiece
+    lifted_from: str | None = None  # the cell a hand lifted it off, while it is in the hand
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ class Table:
 
     def lift(self, cell: str) -> HeldPiece:
         """The piece on ``cell`` into the hand."""
-        held = HeldPiece(self._new_id(), self._vacate(self._occupied(cell)))
+        cell = self._occupied(cell)
+        held = HeldPiece(self._new_id(), self._vacate(cell), lifted_from=cell)
         self.hand.append(held)
         return held
 
@@ -95,6 +97,10 @@ class Table:
             raise TableError("the hand holds different pieces: click the one to put down, then the cell")
         self.hand.remove(held)
         self._occupy(cell, held.piece)
+
+    def lifted_from(self, cell: str) -> HeldPiece | None:
+        """The piece in the hand that was lifted off ``cell``, if one was."""
+        return next((held for held in reversed(self.hand) if held.lifted_from == cell), None)
 
     def next_to_put(self, side_to_move: Side | None = None) -> HeldPiece | None:
         """The piece in the hand a player would put down next, unless told which: with a

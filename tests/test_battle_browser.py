@@ -99,15 +99,18 @@ def assert_no_hidden_rank(received: list[str]) -> None:
     """Nothing the shared page received says a rank nobody was shown: the table's pieces
     (on the nest, in the hand, in the box) show their side alone; the position shows a
     rank only where a strike or a Scout's run revealed it (its ``!``); no words name a
-    rank, but a strike's announcement (both ranks are shown by it) and the hello's legend
-    of the army."""
+    rank but those a strike's announcement showed to everybody (and the hello's legend
+    of the army)."""
     assert received, "the page received nothing"
+    shown: set[str] = set()
     for text in received:
         message = json.loads(text)
         kind = message["type"]
-        if kind == "hello" or (kind == "signal" and "strike" in message["kind"].lower()):
+        if kind == "hello":
             continue
-        for name in RANK_NAMES:
+        if kind == "signal" and message["kind"] == "StrikeAnnounced":
+            shown |= {name for name in RANK_NAMES if re.search(rf"\b{name}\b", message["text"])}
+        for name in set(RANK_NAMES) - shown:
             assert not re.search(rf"\b{name}s?\b", text, re.IGNORECASE), (name, text[:300])
         if kind == "table":
             letters = set(message["cells"].values()) | {held["piece"] for held in message["hand"] + message["box"]}
@@ -199,6 +202,7 @@ def test_a_whole_game_set_up_on_the_players_own_screens(
     page.locator("#drop").click()  # the struck Scout, into the box
     # Both screens see the strike, and the Marshal's rank is shown to blue from now on.
     for screen in (red, blue):
+        expect(screen.locator("#signals")).to_contain_text("strike a5xa6: marshal strikes scout: scout removed")
         expect(screen.locator("#signals")).to_contain_text("move a5xa6")
     expect(own_piece(blue, "a6")).to_have_attribute("data-piece", "M")
     expect(own_piece(blue, "a7")).to_have_count(0)
@@ -216,7 +220,10 @@ def test_a_whole_game_set_up_on_the_players_own_screens(
     expect(piece(page, "a6")).to_have_attribute("data-piece", "X")
     expect(own_piece(red, "a6")).to_have_attribute("data-piece", "M")
     expect(own_piece(red, "b6")).to_have_count(0)
-    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move"))
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^STRIKE / scout strikes / marshal / scout removed"))
+    for screen in (red, blue):
+        expect(screen.locator("#signals")).to_contain_text("strike b6xa6: scout strikes marshal: scout removed")
+    expect(page.locator("#signals")).to_contain_text("strike b6xa6: scout strikes marshal: scout removed")
     if os.environ.get("NESTREF_UPDATE_SCREENS") == "1":
         page.screenshot(path=str(ROOT / "docs" / "battle-public.png"))
         red.screenshot(path=str(ROOT / "docs" / "battle-private.png"))

@@ -132,7 +132,7 @@ async def test_the_shared_page_never_gets_a_hidden_rank(aiohttp_client):
             message = json.loads(text)
             if message["type"] == "hello":
                 continue  # its legend lists the army, which everybody knows
-            assert not RANK_WORDS.search(text), text[:300]
+            assert not RANK_WORDS.search(text), text[:300]  # no strike yet: no rank shown
             assert "private" not in message["type"]
             if message["type"] == "table":
                 assert set(message["cells"].values()) <= {"X", "x"}

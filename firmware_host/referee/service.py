@@ -214,17 +214,3 @@ class RefereeService:
 
     def answer(self, move: Move, now: int) -> list[Signal]:
         return self._publish(self.referee.answer(move, now), now)
-
-    # -- the players' own set-ups (docs/referee.md, "Set-ups made by the players") --
-
-    def give_setup(self, setup: object, now: int) -> list[Signal]:
-        """:meth:`Referee.give_setup`, its signals recorded and announced."""
-        return self._publish(self.referee.give_setup(setup, now), now)
-
-    def guide_setup(self, side: Side, now: int) -> list[Signal]:
-        """:meth:`Referee.guide_setup`, its signals recorded and announced."""
-        return self._publish(self.referee.guide_setup(side, now), now)
-
-    def clear_setup(self, side: Side, now: int) -> list[Signal]:
-        """:meth:`Referee.clear_setup`, its signals recorded and announced."""
-        return self._publish(self.referee.clear_setup(side, now), now)
