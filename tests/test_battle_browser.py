@@ -230,3 +230,60 @@ def test_a_whole_game_set_up_on_the_players_own_screens(
     for screen in (red, blue):
         screen.context.close()
     assert errors == [], f"the players' screens logged errors: {errors}"
+
+
+def make_computers_move(page: Page) -> str:
+    """Make the move the computer chose on the nest, as its opponent's hands would: a
+    strike's pieces lifted, the winner put down where the announcement says."""
+    state = page.locator("#computer-state")
+    expect(state).to_have_text(re.compile(r"^plays \S+: make it on the nest$"))
+    move = (state.text_content() or "").split()[1].rstrip(":")
+    origin, strike, target = re.fullmatch(r"([a-j][0-9]+)([-x])([a-j][0-9]+)", move).groups()  # type: ignore[union-attr]
+    lift(page, origin)
+    if strike == "-":
+        put(page, target)
+    else:
+        lift(page, target)
+        announced = page.locator("#signals li", has_text=f"strike {move}:")
+        expect(announced).to_have_count(1)
+        winner = re.search(r"winner on ([a-j][0-9]+)", announced.text_content() or "")
+        if winner is not None:
+            put(page, winner.group(1))
+    expect(moves(page).last).to_have_text(move)
+    return move
+
+
+def test_a_game_against_the_computer(browser: Browser, simulator: BattleSimulator, page: Page) -> None:
+    errors: list[str] = []
+    page.locator("#player-blue").select_option("computer")
+    page.locator("#computer-level").select_option("1")
+    expect(page.locator("#signals")).to_contain_text("blue set-up: ready")  # the computer's, given for it
+    red = player_screen(browser, simulator, "red", errors)
+    red.locator("#give").click()  # the army as first drafted: Scouts in front on a4 and b4
+    page.locator("#setup").click()
+    expect(oled(page)).to_have_attribute("alt", re.compile(r"^RED / to move"))
+    # Red sees its own ranks and none of the computer's.
+    expect(red.locator('#field [data-piece="x"]')).to_have_count(36)
+    played = []
+    for _ in range(3):
+        expect(page.locator("#to-move")).to_have_text("red")
+        red_move = next(
+            move
+            for move in ("a4-a5", "b4-b5", "a3-a4", "b3-b4", "j3-j4", "i3-i4")
+            if piece(page, move[:2]).count() and piece(page, move[:2]).get_attribute("data-piece") == "X"
+            if piece(page, move[3:]).count() == 0
+        )
+        lift(page, red_move[:2])
+        put(page, red_move[3:])
+        played.append(make_computers_move(page))
+    assert len(played) == 3
+    # Red sees every blue piece on the nest, and the rank of those revealed alone (a
+    # strike, a Scout's run: marked ! in the shared page's position).
+    expect(page.locator("#computer-state")).not_to_contain_text("plays")
+    blue_on_nest = page.locator('#nest [data-piece="x"]').count()
+    revealed = len(re.findall(r"[a-wyz]!", (page.locator("#position-text").text_content() or "").split()[0]))
+    seen = [element.get_attribute("data-piece") or "" for element in red.locator("#field [data-piece]").all()]
+    blue_seen = [letter for letter in seen if letter.islower()]
+    assert len(blue_seen) == blue_on_nest and len([letter for letter in blue_seen if letter != "x"]) == revealed
+    red.context.close()
+    assert errors == [], f"red's screen logged errors: {errors}"
