@@ -6,6 +6,7 @@ given on the screens start the game; the computer's process is handed its side's
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -13,7 +14,8 @@ import aiohttp
 
 from firmware_host.daemon.config import load_config
 from firmware_host.games.base import Side
-from firmware_host.games.battle import Field, View
+from firmware_host.games.battle import Field, Position, View
+from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.pieces import Shown
 from tests.sim_helpers import PageClient, connect, simulated
 
@@ -176,3 +178,49 @@ async def test_the_computers_side_is_set_up_for_it_and_its_process_gets_its_view
         assert handed[-1][1].pieces()["a6"].rank.name == "scout"
         await red.close()
         await shared.close()
+
+
+async def test_the_oled_names_no_rank_the_game_has_not_shown(aiohttp_client):
+    """A random game played by hand on the simulated nest: after every move, whatever the
+    OLED says names only ranks the public view shows (revealed on the field, or removed
+    by a strike)."""
+    rng = random.Random(18)
+    async with simulated(battle_config()) as running:
+        daemon, simulator = running.daemon, running.simulator
+        red = await player(aiohttp_client, running.server, "red")
+        blue = await player(aiohttp_client, running.server, "blue")
+        await red.act({"type": "setup", "text": RED_SETUP})
+        await blue.act({"type": "setup", "text": FIELD.lineup("demo").setups[Side.BLUE].to_text(FIELD)})
+        await red.until(lambda: daemon.position_now() is not None)
+        screens = []
+        for ply in range(24):
+            position = daemon.position_now()
+            assert isinstance(position, Position)
+            if position.is_over():
+                break
+            move = rng.choice(position.legal_moves())
+            await simulator.act("lift", {"cell": move.origin})
+            if move.is_strike:
+                await simulator.act("lift", {"cell": move.target})
+                strike = position.strike(move)
+                if strike.result is not StrikeResult.BOTH_LOST:
+                    await red.until(lambda: simulator._strike is not None)
+                    await simulator.act("put", {"cell": move.target})
+                for held in list(simulator.table.hand):
+                    await simulator.act("drop", {"piece": held.id})
+            else:
+                await simulator.act("put", {"cell": move.target})
+            await red.until(lambda ply=ply: len(daemon.snapshot().game.moves) == ply + 1)  # type: ignore[misc]
+            after = daemon.position_now()
+            assert isinstance(after, Position)
+            view = after.view()
+            shown = {piece.rank.name for piece in view.pieces().values() if piece.rank is not None}
+            shown |= {rank.name for side in Side for rank in view.removed(side).elements()}
+            screen = daemon.snapshot().screen
+            words = " ".join([screen.headline, *screen.lines, screen.footer])
+            screens.append(words)
+            for name in RANK_WORDS.findall(words):
+                assert name.lower().rstrip("s") in shown or name.lower() in shown, (words, shown)
+        assert any("strikes" in words for words in screens), screens  # a strike was announced
+        await red.close()
+        await blue.close()
