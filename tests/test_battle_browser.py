@@ -78,6 +78,7 @@ def page(browser: Browser, simulator: Simulator) -> Iterator[Page]:
     expect(page.locator("#connection")).to_have_text("connected")
     expect(page.locator("#nest [data-piece]")).to_have_count(72)
     expect(oled(page)).to_have_attribute("alt", re.compile(r"^SET UP / game 1"))
+    expect(page.locator("#next-step")).to_contain_text("Each player gives a set-up on their own screen")
     yield page
     context.close()
     assert errors == [], f"the page logged errors: {errors}"
@@ -287,3 +288,29 @@ def test_a_game_against_the_computer(browser: Browser, simulator: BattleSimulato
     assert len(blue_seen) == blue_on_nest and len([letter for letter in blue_seen if letter != "x"]) == revealed
     red.context.close()
     assert errors == [], f"red's screen logged errors: {errors}"
+
+
+def test_a_set_up_placed_one_piece_at_a_time_as_the_players_screen_asks(
+    browser: Browser, simulator: BattleSimulator, page: Page
+) -> None:
+    errors: list[str] = []
+    blue = player_screen(browser, simulator, "blue", errors)
+    page.locator("#clear").click()  # the pieces on blue's rows are to be lifted first
+    expect(page.locator("#nest [data-piece]")).to_have_count(0)
+    blue.locator("#guide").click()
+    prompt = blue.locator("#prompt")
+    expect(prompt).to_have_text("Place your marshal (1 of 1)")
+    for square, asked_next in (("e7", "Place your general (1 of 1)"), ("f7", "Place your colonel (1 of 2)")):
+        page.locator('#box [data-letter="x"]').first.click()  # a blue piece from the box, into the hand
+        expect(page.locator("#hand [data-piece-id]")).to_have_count(1)
+        put(page, square)
+        expect(prompt).to_have_text(asked_next)
+    expect(blue.locator("#setup-state")).to_contain_text("2 of 36 placed")
+    # The last piece placed, lifted again, is asked for again.
+    lift(page, "f7")
+    expect(prompt).to_have_text("Place your general (1 of 1)")
+    # The shared page and the OLED say where to place, never what.
+    expect(oled(page)).not_to_have_attribute("alt", re.compile("marshal|general", re.IGNORECASE))
+    expect(page.locator("#signals")).to_contain_text("blue set-up: placing, 1 of 36 placed")
+    blue.context.close()
+    assert errors == [], f"blue's screen logged errors: {errors}"

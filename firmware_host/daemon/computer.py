@@ -203,9 +203,11 @@ class ComputerPlayer:
             logger.warning("the computer's process did not end; it is killed")
             process.kill()
             process.join()
-        connection.close()
+        # The listener first: the process has ended, so its read ends (EOF); closing the
+        # connection under a read still under way would fail in the read instead.
         if self._listener is not None:
             self._listener.join(CLOSE_WAIT_S)
+        connection.close()
         process.close()
         self._process = self._connection = self._listener = None
 

@@ -249,6 +249,7 @@ class WebServer:
             "pin_required": self.pin is not None,
             "game": self.daemon.config.game.for_page(),
             "geometry": self.picture.geometry(),
+            "own_screens": self.players.is_open,  # a game that hides pieces: each side's own screen (player.html)
             "buttons": [
                 {"name": name, "press": BUTTON_HELP[name][0], "hold": BUTTON_HELP[name][1]}
                 for name in self._choices.buttons

@@ -958,6 +958,12 @@ function nextStep(game) {
   const inSimulator = shared.hello?.mode !== "spectator";
   switch (game.view) {
     case "setup":
+      if (shared.hello?.own_screens) {
+        return inSimulator
+          ? `Next: game ${game.number}. Each player gives a set-up on their own screen (player.html, with their ` +
+              "side's PIN); then “Set up lineup” puts the pieces where the nest asks."
+          : `Next: game ${game.number}, once each player has set up on their own screen and the nest shows it.`;
+      }
       return inSimulator
         ? `Next: game ${game.number}. Put its lineup on the nest: “Set up lineup” does it for you.`
         : `Next: game ${game.number}, once its lineup stands on the nest.`;
