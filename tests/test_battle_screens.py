@@ -11,10 +11,12 @@ import re
 from typing import Any
 
 import aiohttp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.daemon.config import load_config
 from firmware_host.games.base import Side
-from firmware_host.games.battle import Field, Position, View
+from firmware_host.games.battle import BattleGame, Field, Position, View
 from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.pieces import Shown
 from tests.sim_helpers import PageClient, connect, simulated
@@ -224,3 +226,20 @@ async def test_the_oled_names_no_rank_the_game_has_not_shown(aiohttp_client):
         assert any("strikes" in words for words in screens), screens  # a strike was announced
         await red.close()
         await blue.close()
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))
+def test_a_sides_letters_are_its_view_of_the_position(seed, plies):
+    game = BattleGame(FIELD)
+    position = game.start("demo", Side.RED)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position.push(rng.choice(moves))
+    for side in Side:
+        assert game.letters_seen_by(position, side) == {
+            cell: piece.letter for cell, piece in position.view(side).pieces().items()
+        }

@@ -75,6 +75,7 @@ class PlayerScreens:
         self.pages: list[PlayerPage] = []
         self._signals: deque[str] = deque(maxlen=SIGNALS_KEPT)  # the last ones, as sent
         self._signal_count = 0
+        self._private: tuple[tuple[str, int], dict[str, str]] | None = None  # made for (game, signals)
         daemon.subscribe(self._on_signal)
 
     def add_routes(self, app: web.Application) -> None:
@@ -167,12 +168,7 @@ class PlayerScreens:
             return
         snapshot = self.daemon.snapshot()
         public = json.dumps(self.picture.game(snapshot), separators=(",", ":"))
-        private: dict[str, str] = {}
-        for side in Side:
-            view = self.daemon.private_view(side)
-            if view is not None:
-                fields = {**asdict(view), "side": side.label}
-                private[side.label] = json.dumps({"type": "private", **fields}, separators=(",", ":"))
+        private = self.private_messages(public)
         for page in list(self.pages):
             await self._send_changed(page, "game", public)
             unsent = min(self._signal_count - page.signals_sent, len(self._signals))
@@ -182,6 +178,21 @@ class PlayerScreens:
             label = self.side_of(page)
             if label is not None and label in private:
                 await self._send_changed(page, "private", private[label])
+
+    def private_messages(self, public: str) -> dict[str, str]:
+        """Each side's ``private`` message, by side: made again only when something was
+        recorded or signalled since (``public``, the game as recorded, and the signals
+        say so), not on every frame."""
+        key = (public, self._signal_count)
+        if self._private is None or self._private[0] != key:
+            private: dict[str, str] = {}
+            for side in Side:
+                view = self.daemon.private_view(side)
+                if view is not None:
+                    fields = {**asdict(view), "side": side.label}
+                    private[side.label] = json.dumps({"type": "private", **fields}, separators=(",", ":"))
+            self._private = (key, private)
+        return self._private[1]
 
     async def close(self) -> None:
         for page in list(self.pages):

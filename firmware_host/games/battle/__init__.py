@@ -30,7 +30,7 @@ from firmware_host.games.battle.drawing import field_svg, text_diagram
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
-from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, side_letter
+from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, Shown, side_letter
 from firmware_host.games.battle.position import Position, View
 from firmware_host.games.battle.setups import GuidedPlacement, Setup
 
@@ -218,8 +218,13 @@ class BattleGame:
     # -- what is hidden (games.base.HiddenPieces) ------------------------------------------
 
     def letters_seen_by(self, position: Position, side: Side) -> dict[str, str]:
-        """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones."""
-        return {cell: piece.letter for cell, piece in position.view(side).pieces().items()}
+        """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones
+        (the letters of :meth:`Position.view`, without making the whole view: the page's
+        server asks on every change)."""
+        return {
+            cell: piece.rank_letter if piece.side is side or position.shown(cell) is Shown.REVEALED else piece.letter
+            for cell, piece in position.pieces().items()
+        }
 
     def setup_letters(self, setup: Setup) -> dict[str, str]:
         """The ranks of ``setup`` by square, in its side's case: for its player's screen."""
