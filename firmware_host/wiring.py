@@ -2,19 +2,28 @@
 
 ``wiring.md`` at the top of the repository is ``nestref wiring`` for the shipped
 defaults, and a test checks that it still is: the pin map has one source. A builder
-with a different config runs ``nestref wiring --config FILE`` for their own guide.
+with a different config runs ``nestref wiring --config FILE`` for their own guide. A game
+whose board the default matrix does not fit ships a build of its own
+(:func:`build_config`): ``docs/wiring-battle.md`` is ``nestref wiring --game battle``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 
 from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config, load_config
 from firmware_host.games import load_game
 from firmware_host.games.base import Board
 from firmware_host.schematic import HEADER, PHYSICAL, schematic_svg
 
+BUILDS = "builds"
+"""The folder of shipped builds (``firmware_host/builds/<game>.toml``): a config laid over
+the defaults for a game whose board the default 8x8 matrix does not fit."""
+PICO_CROSSINGS = 64  # the Pico's firmware scans 8 rows and 8 columns (hardware/pico)
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 16: "sixteen", 20: "twenty"}
 SCHEMATIC = "docs/schematic.svg"  # the default config's schematic, committed, beside the nest's picture
 
 
@@ -425,6 +434,17 @@ def pi_setup_text(config: Config) -> str:
    nestref` first: the daemon holds the matrix's pins while it runs."""
 
 
+def build_config(game: str) -> Path | None:
+    """The shipped build of a nest for ``game``, if it has one: what ``nestref wiring
+    --game GAME`` writes its guide from when no ``--config`` is given."""
+    path = Path(str(resources.files("firmware_host") / BUILDS / f"{game}.toml"))
+    return path if path.is_file() else None
+
+
+def _count(number: int) -> str:
+    return NUMBER_WORDS.get(number, str(number))
+
+
 def render_wiring(config: Config) -> str:
     """The whole guide for ``config``."""
     lights = config.status_lights
@@ -440,6 +460,13 @@ def render_wiring(config: Config) -> str:
     display = config.display
     sensors = config.sensors
     crossings = sensors.size[0] * sensors.size[1]
+    matrix_pins = _count(len(sensors.rows) + len(sensors.columns))
+    pico_note = (
+        ""
+        if crossings <= PICO_CROSSINGS
+        else f""" Its firmware scans an 8x8 matrix ({PICO_CROSSINGS} crossings) so far, fewer
+than this build's {crossings}: for now the Pi scans this one."""
+    )
     if sensors.backend == "gpio":
         fast, idle = sensors.scan_hz, sensors.idle_scan_hz
         sensing = f"""The Pi scans the matrix itself, {fast} times a second during a game ({idle} once
@@ -506,7 +533,7 @@ gives the wiring."""
     return f"""# Wiring the nest
 
 How to build the electronics of a nest for nestref: a reed switch under every cell, a
-Raspberry Pi (Zero 2 W or larger) under the board, an OLED, four status LEDs, three
+Raspberry Pi (Zero 2 W or larger) under the board, an OLED, {_count(len(lights))} status LEDs, three
 buttons and, optionally, one LED per cell. This guide is generated from nestref's default
 config by `nestref wiring`; a test keeps it in step with the code. With your own config,
 run `nestref wiring --config /etc/nestref/config.toml` for a guide to your build. The
@@ -559,10 +586,10 @@ save three GPIO pins.
 
 Instead of the Pi, a Raspberry Pi Pico can scan the same matrix (`[sensors] backend =
 "serial"`): it scans a thousand times a second, latches flickers down to a millisecond,
-and sends full snapshots over USB, so the Pi's sixteen matrix pins stay free. Its pins,
+and sends full snapshots over USB, so the Pi's {matrix_pins} matrix pins stay free. Its pins,
 its firmware and how to flash it are in `hardware/pico/README.md`; the protocol is in
 `docs/scanner-protocol.md`. Plug its USB into the Pi; `nestref wiring --config FILE`
-then writes this guide for that build.
+then writes this guide for that build.{pico_note}
 
 ## The OLED
 

@@ -3,11 +3,15 @@ is chosen in the file or by ``--game``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from firmware_host.daemon.config import load_config
 from firmware_host.errors import ConfigError
 from firmware_host.games.base import Side
+
+BUILD = Path(__file__).resolve().parent.parent / "firmware_host" / "builds" / "battle.toml"
 
 
 def write(tmp_path, text: str) -> str:
@@ -22,12 +26,11 @@ def test_a_game_chosen_by_the_command_line_plays_on_its_own_board():
     assert config.computer_level == 2  # the default level 3 is more than the battle game's computer has
     assert config.sensors.size == (10, 10)  # its 92 squares and 3 buttons
     assert set(config.matrix) == {*config.game.board.cells, "confirm", "take_back", "switch"}
-    assert config.cell_lights.driver == "none" and set(config.status_lights) == {
-        "red_turn",
-        "blue_turn",
-        "error",
-        "capture",
-    }
+    assert config.cell_lights.driver == "none" and set(config.status_lights) == {"red_turn", "blue_turn", "error"}
+    # The defaults are the shipped build the wiring guide describes.
+    build = load_config(BUILD)
+    assert (build.sensors.rows, build.sensors.columns) == (config.sensors.rows, config.sensors.columns)
+    assert build.status_lights == config.status_lights and build.matrix == config.matrix
 
 
 def test_a_game_named_in_the_file_plays_on_its_own_board(tmp_path):
@@ -50,7 +53,7 @@ def test_a_level_the_file_names_is_checked_against_the_games_levels(tmp_path):
 
 
 def test_the_file_overrides_the_games_own_defaults(tmp_path):
-    rows = "[sensors.gpio]\nrows = [4, 5, 6, 7, 12, 13, 16, 17, 8, 9, 14]\n"
+    rows = "[sensors.gpio]\nrows = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 26]\n"
     config = load_config(write(tmp_path, f'[game]\nname = "battle"\n{rows}[status_lights]\nerror = "none"\n'))
     assert config.sensors.size == (11, 10) and "error" not in config.status_lights
     with pytest.raises(ConfigError, match=r"cell_lights: c8 falls off the 8x8 LED matrix"):

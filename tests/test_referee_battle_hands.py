@@ -53,9 +53,13 @@ def test_the_referee_reads_every_battle_game_hands_play(seed, plies, illegal, sw
             expected.append((str(move), position.strike(move).words()))
         position.push(move)
     assert [(str(s.move), s.words) for s in announced] == expected
-    for strike in announced:  # announced before it was made
-        made = next(s for s in signals if isinstance(s, MoveAccepted) and s.move == strike.move)
-        assert signals.index(strike) < signals.index(made)
+    pending = None  # the strike announced since the last move, if any
+    for signal in signals:  # each strike announced after the move before it, before it is made
+        if isinstance(signal, StrikeAnnounced):
+            pending = signal.move
+        elif isinstance(signal, MoveAccepted):
+            assert (pending == signal.move) == signal.move.is_capture, signal
+            pending = None
     refused = [s for s in signals if isinstance(s, MoveRefused)]
     swaps, attempts = (
         played.hands.made["swapped pair"],

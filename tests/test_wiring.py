@@ -353,3 +353,30 @@ def test_the_rules_card_names_the_nests_homebases_and_pieces():
     assert len(nest.cells) == 61 and "61 hexagonal cells" in card
     assert "compulsory" in card and "best of three" in card
     assert re.findall(r"^(\d)\. ", card, re.MULTILINE) == ["1", "2", "3", "4"]  # the four ways a game is won
+
+
+def test_nestref_wiring_for_the_battle_game_writes_the_guide_of_its_ten_by_ten_build(tmp_path, capsys):
+    from firmware_host.games import load_game
+    from firmware_host.wiring import build_config
+
+    out = tmp_path / "wiring-battle.md"
+    assert main(["--game", "battle", "wiring", "--output", str(out)]) == 0
+    guide = out.read_text(encoding="utf-8")
+    assert guide == (ROOT / "wiring-battle.md").read_text(encoding="utf-8"), "run: nestref --game battle wiring"
+    config = load_config(build_config("battle"), game="battle")
+    field = load_game("battle").board
+    assert config.game.board.name == field.name and config.sensors.size == (10, 10)
+    pins = [*config.sensors.rows, *config.sensors.columns]
+    assert len(set(pins)) == 20, "a 10x10 matrix needs 20 GPIO pins"
+    for cell in field.cells:  # every square of the field on a crossing of the matrix; no lake
+        assert f"| {cell} |" in guide or f" {cell} |" in guide, cell
+    assert len(set(config.matrix.values())) == len(field.cells) + 3 == 95
+    for lake in ("c5", "d6", "g5", "h6"):
+        assert f" {lake} |" not in guide
+    assert "reed switch | 92 |" in guide and "the Pi's twenty matrix pins" in guide
+    assert "fewer\nthan this build's 100: for now the Pi scans this one" in guide
+    assert 'None in this build (`[cell_lights] driver = "none"`)' in guide
+    assert "![The nest and its cells](docs/classic.svg)" in guide
+    assert main(["--game", "battle", "board", "--svg", str(tmp_path / "classic.svg")]) == 0
+    assert (tmp_path / "classic.svg").read_text() == (ROOT / "docs" / "classic.svg").read_text()
+    assert build_config("cuckoo") is None  # Operation Cuckoo's build is the defaults

@@ -154,10 +154,14 @@ def _rehearse_calibration(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def run_wiring(args: argparse.Namespace, out: TextIO) -> None:
+    from firmware_host.daemon.config import load_config
     from firmware_host.schematic import schematic_svg
-    from firmware_host.wiring import render_wiring
+    from firmware_host.wiring import build_config, render_wiring
 
-    config = _config(args)
+    # Without --config, a game whose board the default matrix does not fit (--game
+    # battle) has its guide written from its shipped build.
+    build = build_config(args.game) if args.config is None and args.game is not None else None
+    config = load_config(build, game=args.game, board=args.board) if build is not None else _config(args)
     if args.schematic:
         write_text(args.schematic, schematic_svg(config))
     if args.output:
