@@ -132,3 +132,17 @@ def test_a_log_of_set_ups_is_checked_line_by_line(capsys, tmp_path):
     path.write_text(text, encoding="utf-8")
     assert main(["referee", "--events", str(path)]) == 2
     assert "1: a set-up: Operation Cuckoo starts from a lineup or a position" in capsys.readouterr().err
+
+
+def test_a_log_begun_as_the_game_starts_says_the_set_ups_and_the_cells_they_fill(capsys, tmp_path):
+    played = play_battle_game(random.Random(3), 1)
+    red, blue = (played.setups[side] for side in Side)
+    cells = " ".join(sorted(red.cells | blue.cells))
+    (move,) = played.moves
+    header = "".join(f"# setup {side.label}: {played.setups[side].to_text(GAME.field)}\n" for side in Side)
+    log = f"{header}# occupied: {cells}\n1000 {move.origin}-\n1400 {move.target}+\n"
+    path = tmp_path / "from-the-start.log"
+    path.write_text(log, encoding="utf-8")
+    assert main(["--game", "battle", "referee", "--events", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "game 1 starts: own, red to move" in lines and f"move {move}" in lines

@@ -159,6 +159,20 @@ def test_pieces_on_the_rows_before_a_guided_placement_are_lifted_first():
     assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
 
 
+def test_a_set_up_given_stays_given_when_who_starts_is_changed():
+    rng = random.Random(5)
+    red, blue = random_setup(Side.RED, rng), random_setup(Side.BLUE, rng)
+    nest = BattleNest()
+    nest.give(red)
+    nest.signals += nest.referee.choose_setup(now=nest.time + 10, starter=Side.BLUE)
+    assert last_needed(nest.signals).starter is Side.BLUE
+    nest.give(blue)
+    nest.put(*sorted(red.cells | blue.cells), gap=40)
+    nest.settle()
+    (game,) = started(nest.signals)
+    assert game.starter is Side.BLUE and game.position == GAME.start_from_setups(red, blue, Side.BLUE).to_text()
+
+
 def test_set_ups_are_given_only_between_games():
     rng = random.Random(4)
     red, blue = random_setup(Side.RED, rng), random_setup(Side.BLUE, rng)

@@ -610,7 +610,8 @@ class Referee:
         return signals + self.phase.on_change(at)
 
     def _enter_setup(self, now: int) -> list[Signal]:
-        self.phase = self._setup_phase()
+        if not isinstance(self.phase, PlayersSetup):  # set-ups given stay given: who starts may change
+            self.phase = self._setup_phase()
         return self.phase.on_change(now) + self.phase.on_quiet(now)
 
     def _setup_phase(self) -> Setup | PlayersSetup:

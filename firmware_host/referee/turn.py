@@ -126,6 +126,8 @@ class Turn:
         a strike begun (the striker lifted, and the struck piece lifted or touched) is
         announced, and is the only move from then on."""
         referee, view = self.referee, self.view
+        if referee.hiding is None and referee.announcer is None:
+            return None  # a game that hides nothing (Operation Cuckoo)
         lifted, _ = view.difference(seen.occupied, seen.ignored)
         if referee.hiding is not None and settled and len(lifted & view.own) > 1:
             cells = sorted(lifted & view.own, key=referee.board.index)
