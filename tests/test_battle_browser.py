@@ -104,6 +104,12 @@ def assert_no_hidden_rank(received: list[str]) -> None:
     of the army)."""
     assert received, "the page received nothing"
     shown: set[str] = set()
+    revealed = {
+        letter
+        for text in received
+        if (message := json.loads(text))["type"] == "game" and message["position"]
+        for letter in re.findall(r"([A-Za-z])!", message["position"].split()[0])
+    }
     for text in received:
         message = json.loads(text)
         kind = message["type"]
@@ -114,8 +120,9 @@ def assert_no_hidden_rank(received: list[str]) -> None:
         for name in set(RANK_NAMES) - shown:
             assert not re.search(rf"\b{name}s?\b", text, re.IGNORECASE), (name, text[:300])
         if kind == "table":
-            letters = set(message["cells"].values()) | {held["piece"] for held in message["hand"] + message["box"]}
-            assert letters <= {"X", "x", "?"}, letters
+            held = {piece["piece"] for piece in message["hand"] + message["box"]}
+            assert held <= {"X", "x", "?"}, held
+            assert set(message["cells"].values()) <= {"X", "x", "?"} | revealed, message["cells"]
         if kind == "game" and message["position"]:
             rows = message["position"].split()[0]
             assert re.fullmatch(r"(?:[Xx][+!]?|[A-WYZa-wyz]!|[0-9]|~|/)+", rows), rows
@@ -199,7 +206,7 @@ def test_a_whole_game_set_up_on_the_players_own_screens(
     lift(page, "a6")
     put(page, "a6")  # the striker's own piece, the one a player puts down
     expect(moves(page)).to_have_text(["a4-a5", "a7-a6", "a5xa6"])
-    expect(piece(page, "a6")).to_have_attribute("data-piece", "X")
+    expect(piece(page, "a6")).to_have_attribute("data-piece", "M")  # the strike showed it to everybody
     page.locator("#drop").click()  # the struck Scout, into the box
     # Both screens see the strike, and the Marshal's rank is shown to blue from now on.
     for screen in (red, blue):
@@ -218,7 +225,7 @@ def test_a_whole_game_set_up_on_the_players_own_screens(
     page.locator("#hand [data-piece-id] .glyph.red").click()  # the Marshal, not the Scout
     put(page, "a6")
     expect(moves(page)).to_have_text(["a4-a5", "a7-a6", "a5xa6", "b7-b6", "j3-j4", "b6xa6"])
-    expect(piece(page, "a6")).to_have_attribute("data-piece", "X")
+    expect(piece(page, "a6")).to_have_attribute("data-piece", "M")
     expect(own_piece(red, "a6")).to_have_attribute("data-piece", "M")
     expect(own_piece(red, "b6")).to_have_count(0)
     expect(oled(page)).to_have_attribute("alt", re.compile(r"^STRIKE / scout strikes / marshal / scout removed"))

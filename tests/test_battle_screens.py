@@ -19,6 +19,7 @@ from firmware_host.games.base import Side
 from firmware_host.games.battle import BattleGame, Field, Position, View
 from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.pieces import Shown
+from firmware_host.web.picture import Picture
 from tests.sim_helpers import PageClient, connect, simulated
 
 FIELD = Field.default()
@@ -141,6 +142,9 @@ async def test_the_shared_page_never_gets_a_hidden_rank(aiohttp_client):
             if message["type"] == "table":
                 assert set(message["cells"].values()) <= {"X", "x"}
         assert re.fullmatch(r"[Xx+0-9~/]+", shared.latest["game"]["position"].split()[0])
+        # The real nest's spectators' page draws the recorded game as everybody sees it too.
+        spectators = Picture(running.daemon, None).table(running.daemon.snapshot())
+        assert set(spectators["cells"].values()) == {"X", "x"} and len(spectators["cells"]) == 72
         for page in (shared, red, blue):
             await page.close()
 

@@ -608,6 +608,11 @@ class HiddenPieces(Protocol):
         letters :meth:`Game.for_page` draws)."""
         ...
 
+    def public_letters(self, position: Any) -> Mapping[str, str]:
+        """The pieces of ``position`` by cell as everybody sees them: a rank only where
+        it was shown (the letters :meth:`Game.for_page` draws)."""
+        ...
+
     def setup_letters(self, setup: Any) -> Mapping[str, str]:
         """The pieces of one side's own set-up (:class:`SideSetup`, this game's) by cell,
         as its own player's screen draws them."""

@@ -107,8 +107,8 @@ def address_shown(host: str) -> str:
 class SidePins:
     """Each side's own PIN, for the players' own screens of a game that hides pieces: a
     page that gave red's PIN gets red's session, and with it red's ranks and red's
-    set-up; nothing of blue's. A PIN is four digits, drawn here, never one of another's
-    (``others``: the simulator's own PIN, say). A wrong one counts against the page
+    set-up; nothing of blue's. A PIN is four digits, drawn here, never another side's (the
+    simulator's own PIN avoids them too). A wrong one counts against the page
     (``PIN_TRIES`` in a row, then it waits) and against the whole server (its
     ``SERVER_TRIES`` within ``SERVER_WINDOW_S``, then every page waits)."""
 
@@ -119,8 +119,8 @@ class SidePins:
     SESSION_S = 12 * 3600.0
     MAX_SESSIONS = 20
 
-    def __init__(self, sides: Iterable[str], *, others: Iterable[str | None] = ()) -> None:
-        taken = {pin for pin in others if pin is not None}
+    def __init__(self, sides: Iterable[str]) -> None:
+        taken: set[str] = set()
         self.pins: dict[str, str] = {}
         for side in sides:
             pin = f"{secrets.randbelow(10_000):04d}"

@@ -63,15 +63,13 @@ class PlayerPage:
 class PlayerScreens:
     """The players' own pages of one daemon's game, their PINs and their sessions."""
 
-    def __init__(
-        self, daemon: Daemon, picture: Picture, *, clock: Callable[[], float], others: tuple[str | None, ...]
-    ) -> None:
+    def __init__(self, daemon: Daemon, picture: Picture, *, clock: Callable[[], float]) -> None:
         self.daemon = daemon
         self.picture = picture
         self.clock = clock
         game = daemon.config.game
         self.is_open = isinstance(game, HiddenPieces)
-        self.pins = SidePins([side.label for side in Side] if self.is_open else [], others=others)
+        self.pins = SidePins([side.label for side in Side] if self.is_open else [])  # (the server's PIN avoids them)
         self.pages: list[PlayerPage] = []
         self._signals: deque[str] = deque(maxlen=SIGNALS_KEPT)  # the last ones, as sent
         self._signal_count = 0

@@ -108,6 +108,7 @@ class WebServer:
         self.clock = clock
         self.picture = Picture(daemon, table)
         self.pin: str | None = None
+        self.players = PlayerScreens(daemon, self.picture, clock=clock)  # the players' own pages, their PINs
         self.pages: list[Page] = []
         self._sessions: dict[str, float] = {}  # token: when it ends
         self._wrong_pins: deque[float] = deque()  # when each recent wrong PIN came, from any page
@@ -130,7 +131,6 @@ class WebServer:
         self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
-        self.players = PlayerScreens(daemon, self.picture, clock=clock, others=(self.pin,))  # the players' own pages
         self.players.add_routes(self.app)
         self.app.router.add_get("/{name}", self._file)
         self.app.on_response_prepare.append(add_security_headers)
@@ -355,7 +355,8 @@ class WebServer:
     def change_pin(self) -> str:
         """A new PIN, shown on the nest's OLED; every session ends, every pause too."""
         pin = f"{secrets.randbelow(10_000):04d}"
-        while pin == self.pin:  # a new one: the old one may be known to someone who should not
+        # A new one (the old one may be known to someone who should not), and no side's own.
+        while pin == self.pin or pin in self.players.pins.pins.values():
             pin = f"{secrets.randbelow(10_000):04d}"
         self.pin = pin
         self._sessions.clear()

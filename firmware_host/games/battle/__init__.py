@@ -226,6 +226,13 @@ class BattleGame:
             for cell, piece in position.pieces().items()
         }
 
+    def public_letters(self, position: Position) -> dict[str, str]:
+        """The pieces as everybody sees them: a rank only where a strike or a run showed it."""
+        return {
+            cell: piece.rank_letter if position.shown(cell) is Shown.REVEALED else piece.letter
+            for cell, piece in position.pieces().items()
+        }
+
     def setup_letters(self, setup: Setup) -> dict[str, str]:
         """The ranks of ``setup`` by square, in its side's case: for its player's screen."""
         return {cell: side_letter(rank.letter, setup.side) for cell, rank in setup.ranks.items()}
