@@ -66,6 +66,11 @@ def run_simulator(
         print(f"Simulator: {url}", file=out, flush=True)
         if server.pin is not None:
             print(f"Players on other machines need the PIN {server.pin} (shown on the OLED).", file=out)
+        for side, pin in server.players.pins.pins.items():  # a game that hides pieces: each side's own
+            print(
+                f"{side.capitalize()}'s own screen: {url}player.html?side={side} (PIN {pin}, for {side} alone)",
+                file=out,
+            )
         print("Ctrl-C stops it.", file=out, flush=True)
         if open_browser:
             with contextlib.suppress(Exception):  # no browser here (a server): the address is printed

@@ -18,12 +18,21 @@ from firmware_host.daemon import Daemon
 from firmware_host.daemon.remote_play import RemotePlayError
 from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Piece, Side
+from firmware_host.games.base import Piece, PlayersSetUp, Side, players_set_up
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
+from firmware_host.referee.signals import (
+    GameOver,
+    GameStarted,
+    MoveAccepted,
+    SetupNeeded,
+    Signal,
+    StrikeAnnounced,
+    TakenBack,
+)
 from firmware_host.web.protocol import MAX_LOG_BYTES, ActionError
 from hardware.sensors import Crossing
-from sim.table import Table, TableError
+from sim.table import HeldPiece, Table, TableError
 
 PRESS_S = 0.2  # a button pressed
 HOLD_S = 2.5  # a button held (the daemon takes 2 s for a hold)
@@ -116,6 +125,28 @@ class Simulator:
         self.replay: Replay | None = None
         self.recording: Recording | None = None
         self.table = Table(daemon.config.game.board, self._switch, pieces)
+        self._setup_needed: SetupNeeded | None = None  # what the nest must show to start, as last said
+        self._strike: StrikeAnnounced | None = None  # a strike announced and not yet made
+        daemon.subscribe(self._on_signal)
+
+    def _on_signal(self, signal: Signal) -> None:
+        if isinstance(signal, SetupNeeded):
+            self._setup_needed = signal
+        if isinstance(signal, StrikeAnnounced):
+            self._strike = signal
+        elif isinstance(signal, MoveAccepted | TakenBack | GameStarted | GameOver):
+            self._strike = None
+
+    def _strike_winner(self, cell: str) -> HeldPiece | None:
+        """The piece a player puts down on ``cell`` after a strike announced to end with
+        its winner there: the one lifted off the square the winner stood on (the striker's
+        when it won, else the struck piece), as the announcement says."""
+        strike = self._strike
+        if strike is None or strike.winner_on != cell:
+            return None
+        origin, target = strike.move.origin, strike.move.target
+        stood_on = origin if origin not in strike.removed else target
+        return self.table.lifted_from(stood_on) if stood_on is not None else None
 
     # -- acts --
 
@@ -139,7 +170,10 @@ class Simulator:
                 case "lift":
                     table.lift(fields["cell"])
                 case "put":
-                    table.put(fields["cell"], fields.get("piece"), side_to_move=self._side_to_move())
+                    piece = fields.get("piece")
+                    if piece is None and (winner := self._strike_winner(fields["cell"])) is not None:
+                        piece = winner.id  # the strike's winner goes down, whoever struck
+                    table.put(fields["cell"], piece, side_to_move=self._side_to_move())
                 case "knock":
                     table.knock(fields["cell"])
                 case "take":
@@ -202,11 +236,34 @@ class Simulator:
             contact.drive_high()
 
     async def set_up(self, lineup: str | None) -> None:
-        """Every piece off the nest, then the lineup's put on, one by one."""
+        """Every piece off the nest, then the lineup's put on, one by one. For a game
+        whose players set up on their own screens, and no lineup named: the pieces put
+        where the nest asks (the cells the referee says to fill and to empty)."""
+        game = self.daemon.config.game
+        hiding = players_set_up(game)
+        if lineup is None and hiding is not None:
+            await self._fill_as_asked(hiding)
+            return
         name = lineup or self.daemon.snapshot().game.lineup
         pieces = self.daemon.config.game.lineup_pieces(name)
         for _ in self.table.set_up(pieces):
             await asyncio.sleep(SET_UP_STEP_S)
+
+    async def _fill_as_asked(self, hiding: PlayersSetUp) -> None:
+        needed = self._setup_needed
+        if needed is None:
+            return  # (nothing asked yet)
+        game = self.daemon.config.game
+        spares = {piece.side: piece for piece in game.lineup_pieces(game.lineups[0]).values()}
+        for cell in needed.empty:
+            if cell in self.table.cells:
+                self.table.knock(cell)
+                await asyncio.sleep(SET_UP_STEP_S)
+        for cell in needed.fill:
+            side = next(side for side in Side if cell in hiding.setup_cells(side))
+            if cell not in self.table.cells:
+                self.table.put_from_box(cell, side, spares[side])
+                await asyncio.sleep(SET_UP_STEP_S)
 
     # -- sensor logs --
 

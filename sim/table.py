@@ -47,6 +47,7 @@ class HeldPiece:
 
     id: int
     piece: Piece | UnknownPiece
+    lifted_from: str | None = None  # the cell a hand lifted it off, while it is in the hand
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ class Table:
 
     def lift(self, cell: str) -> HeldPiece:
         """The piece on ``cell`` into the hand."""
-        held = HeldPiece(self._new_id(), self._vacate(self._occupied(cell)))
+        cell = self._occupied(cell)
+        held = HeldPiece(self._new_id(), self._vacate(cell), lifted_from=cell)
         self.hand.append(held)
         return held
 
@@ -95,6 +97,10 @@ class Table:
             raise TableError("the hand holds different pieces: click the one to put down, then the cell")
         self.hand.remove(held)
         self._occupy(cell, held.piece)
+
+    def lifted_from(self, cell: str) -> HeldPiece | None:
+        """The piece in the hand that was lifted off ``cell``, if one was."""
+        return next((held for held in reversed(self.hand) if held.lifted_from == cell), None)
 
     def next_to_put(self, side_to_move: Side | None = None) -> HeldPiece | None:
         """The piece in the hand a player would put down next, unless told which: with a
@@ -156,6 +162,19 @@ class Table:
             self.box.remove(self._from_box(pieces[cell]))
             self._occupy(cell, pieces[cell])
             yield
+
+    def put_from_box(self, cell: str, side: Side, spare: Piece) -> None:
+        """A piece of ``side`` from the box onto the empty ``cell`` (``spare``, a piece of
+        that side, if the box has none: the simulator never runs short). Which one it is
+        the switches cannot tell: for a game whose pieces hide their identity, the
+        table's pieces show their side alone."""
+        cell = self._empty(cell)
+        held = next((held for held in self.box if held.piece.side is side), None)
+        if held is None:
+            held = HeldPiece(self._new_id(), spare)
+        else:
+            self.box.remove(held)
+        self._occupy(cell, held.piece)
 
     def set_exactly(self, pieces: Mapping[str, Piece], *, occupied: Iterable[str] | None = None) -> None:
         """The nest holds exactly ``pieces``, at once (a replay's starting position); or,

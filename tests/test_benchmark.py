@@ -134,3 +134,13 @@ def test_the_presenter_benchmark_reports_each_screen_and_the_ratio(capsys):
     assert [line.split()[0] for line in lines[1:-3]] == list(scenes())
     assert lines[-2].startswith("ratio: wording / drawing = ")
     assert lines[-1] in ("budget: met", "budget: over")
+
+
+def test_the_player_screens_benchmark_reports_its_figures(capsys):
+    from benchmarks import player_screens_speed
+
+    assert player_screens_speed.main(["--rounds", "3"]) in (0, 1)  # its figures are not checked here
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("private messages, a change: median ")
+    assert lines[-3].startswith("ratio: a change / shared frame = ")
+    assert lines[-1] in ("budget: met", "budget: over")

@@ -70,10 +70,12 @@ class Simulator:
     """``nestref sim`` in a subprocess, on ``port`` (0: a free one), with its games in
     memory (or in the file ``db``)."""
 
-    def __init__(self, cwd: Path, port: int = 0, host: str = "127.0.0.1", db: str = ":memory:") -> None:
+    def __init__(
+        self, cwd: Path, port: int = 0, host: str = "127.0.0.1", db: str = ":memory:", options: tuple[str, ...] = ()
+    ) -> None:
         self.stderr = (cwd / "sim.stderr").open("a+", encoding="utf-8")
         self.process = subprocess.Popen(
-            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", db],
+            [NESTREF, "sim", "--host", host, "--port", str(port), "--no-browser", "--db", db, *options],
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=self.stderr,

@@ -53,7 +53,17 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
         from firmware_host.web.server import WebServer
 
         server = WebServer(daemon, host=args.web[0], port=args.web[1])  # read-only: no table to act on
-    serve(daemon, server, started=lambda url: logging.getLogger("nestref").info("spectator page at %s", url))
+
+    def started(url: str) -> None:
+        logging.getLogger("nestref").info("spectator page at %s", url)
+        for side, pin in server.players.pins.pins.items() if server is not None else ():
+            # A game that hides pieces: each player's own screen, for its player alone.
+            print(
+                f"{side.capitalize()}'s own screen: {url}player.html?side={side} (PIN {pin}, for {side} alone)",
+                file=out,
+            )
+
+    serve(daemon, server, started=started)
 
 
 def user_database(environ: Mapping[str, str] = os.environ) -> str:

@@ -31,7 +31,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import ComputerChoice, Game, Move, Position
+from firmware_host.games.base import ComputerChoice, Game, HiddenPieces, Move, Position
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,8 @@ def check_level(game: Game, number: int) -> int:
 
 def serve_searches(game: Game, seed: int, requests: Connection, wanted: Any) -> None:
     """The computer's process: choose a move for each request ``(number, position,
-    level)`` received, and send back ``(number, choice, None)``, or ``(number, None,
+    level)`` received (for a game of hidden pieces, the side to move's view in place of
+    the position), and send back ``(number, choice, None)``, or ``(number, None,
     traceback)`` if the engine failed; a search stops as soon as ``wanted.value`` (shared
     memory the daemon writes) is no longer its number. Ends when the daemon sends None
     or closes its end."""
@@ -172,8 +173,11 @@ class ComputerPlayer:
         self._number += 1
         self._wanted.value = self._number
         assert self._connection is not None
+        # A game of hidden pieces: the process is handed the side to move's own view,
+        # never the referee's position with every rank in it.
+        searched = self.game.computer_input(position) if isinstance(self.game, HiddenPieces) else position
         try:
-            self._connection.send((self._number, position, self.level))
+            self._connection.send((self._number, searched, self.level))
         except OSError as error:  # it died since: the listener reports it
             logger.debug("the computer's process cannot be asked: %s", error)
             return
@@ -199,9 +203,11 @@ class ComputerPlayer:
             logger.warning("the computer's process did not end; it is killed")
             process.kill()
             process.join()
-        connection.close()
+        # The listener first: the process has ended, so its read ends (EOF); closing the
+        # connection under a read still under way would fail in the read instead.
         if self._listener is not None:
             self._listener.join(CLOSE_WAIT_S)
+        connection.close()
         process.close()
         self._process = self._connection = self._listener = None
 

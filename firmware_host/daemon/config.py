@@ -40,6 +40,7 @@ UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART
 BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer with its own oscillator
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
+NAME_PATTERN = re.compile(r"[a-z0-9_]+")  # a game's name, as its package's
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
 
@@ -121,19 +122,45 @@ def load_config(path: str | Path | None, *, game: str | None = None, board: str 
     """The config in the file at ``path`` laid over the defaults (``None``: the defaults
     alone); ``game`` (a command line's ``--game``) replaces its ``game.name``, and
     ``board`` (``--board``: a shipped board's name or a board file's path, relative to
-    where the command runs) its ``game.board``. Raises :class:`ConfigError`."""
+    where the command runs) its ``game.board``. A game whose board is not named for it
+    (``--game`` naming another game than the file's, or a file naming no board) is
+    played on its own board, with its own defaults where a game has some
+    (``default_config_<game>.toml``: the battle game's larger switch matrix). Raises
+    :class:`ConfigError`."""
     defaults = TomlChecker("default_config.toml", ConfigError).load(default_config_text())
     defaults["game"]["lineup"] = None  # left out: the board's first lineup ("standard" on hexhex-5)
     reader = _ConfigReader("default_config.toml" if path is None else str(path))
-    data = defaults if path is None else reader.merge(defaults, reader.read_file(path, "config"), "")
-    if game is not None:
-        data["game"]["name"] = game
+    user = {} if path is None else reader.read_file(path, "config")
+    named = _table_in(user, "game")
+    name = game if game is not None else named.get("name", defaults["game"]["name"])
+    if game is not None and game != named.get("name", defaults["game"]["name"]):
+        named = {}  # the file's board and lineup are another game's
+        user = {**user, "game": {key: value for key, value in _table_in(user, "game").items() if key == "lenient"}}
+    if isinstance(name, str) and (overlay := game_defaults_text(name)) is not None:
+        defaults = reader.merge(defaults, TomlChecker(f"default_config_{name}.toml", ConfigError).load(overlay), "")
+    data = reader.merge(defaults, user, "")
+    data["game"]["name"] = name
+    if "board" not in named:
+        data["game"]["board"] = ""  # not named for this game: the game's own board
+    if "level" not in _table_in(user, "players") and name in game_names():  # the default, within the game's levels
+        data["players"]["level"] = min(data["players"]["level"], len(load_game(name).computer_levels))
     if board is not None:
         given = str(board)
-        name = data["game"]["name"]
         usual = load_game(name).board.name if name in game_names() else None  # (a wrong name is named below)
         data["game"]["board"] = given if given in ("", usual) else str(Path(given).absolute())
     return reader.read(data)
+
+
+def game_defaults_text(name: str) -> str | None:
+    """The defaults a game has of its own over the shipped ones, if it has any."""
+    source = resources.files("firmware_host.daemon").joinpath(f"default_config_{name}.toml")
+    return source.read_text(encoding="utf-8") if NAME_PATTERN.fullmatch(name) and source.is_file() else None
+
+
+def _table_in(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """``data[key]`` if it is a table (the reader names any other value as wrong)."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def default_matrix(board: Board, buttons: list[str], size: tuple[int, int]) -> dict[str, Crossing]:

@@ -33,14 +33,14 @@ from firmware_host.daemon.outputs import Outputs
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
 from firmware_host.daemon.sensor_logs import SensorLogs, log_header
-from firmware_host.daemon.snapshot import GameShown, Snapshot
+from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
 from firmware_host.daemon.switches import SwitchMap
 from firmware_host.daemon.tunes import Cue, cue_for, tune
-from firmware_host.games.base import ComputerChoice, Move, Position, Side
+from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up
 from firmware_host.records import GameRecord
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.service import RefereeService
-from firmware_host.referee.signals import Signal
+from firmware_host.referee.signals import GameStarted, SetupProgress, SetupState, Signal
 from firmware_host.referee.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
 from firmware_host.remote.kept import kept_path, nest_name
 from hardware.buttons import PinButtons
@@ -88,6 +88,7 @@ class Daemon:
             computer_level=config.computer_level,
         )
         seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
+        self._seed = seed
         self.computer = ComputerPlayer(
             config.game,
             level_number=config.computer_level,
@@ -129,6 +130,8 @@ class Daemon:
                 first_starter=config.referee.first_starter,
                 clock=clock,
             )
+        self._own_setups: dict[Side, object] = {}  # what each player's screen gave, for that screen alone
+        self._setup_progress: dict[Side, SetupProgress] = {}
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -280,6 +283,7 @@ class Daemon:
             if clock != self.presenter.clock:  # a game with a clock: its time, every second
                 self.presenter.clock = clock
                 self._show()
+        self._set_up_computers()
         self._drive_computer()
         self.outputs.refresh()
         self._quiet_until = self._next_due(now)
@@ -541,6 +545,85 @@ class Daemon:
             remote=presenter.remote,
         )
 
+    # -- the players' own screens (a game that hides pieces) -----------------------------
+
+    def give_setup(self, side: Side, text: str) -> None:
+        """``side``'s whole set-up, in the game's set-up notation, from its player's own
+        screen; from the loop (the web page's server runs in it). Raises a
+        :class:`~firmware_host.errors.NestrefError` saying what is wrong with it, or
+        :class:`CommandError` when no set-up is awaited."""
+        service = self._setup_service()
+        hiding = players_set_up(self.config.game)
+        assert hiding is not None
+        setup = hiding.read_setup(side, text)
+        if setup.side is not side:
+            raise CommandError(f"that set-up is {setup.side.label}'s, not {side.label}'s")
+        self._publish(service.give_setup(setup, self.now_ms()))
+        self._own_setups[side] = setup
+
+    def guide_setup(self, side: Side) -> None:
+        """``side`` places its pieces one at a time, as its own screen asks. Raises
+        :class:`CommandError` when no set-up is awaited."""
+        self._publish(self._setup_service().guide_setup(side, self.now_ms()))
+        self._own_setups.pop(side, None)
+
+    def clear_setup(self, side: Side) -> None:
+        """``side``'s set-up withdrawn. Raises :class:`CommandError` when none is awaited."""
+        self._publish(self._setup_service().clear_setup(side, self.now_ms()))
+        self._own_setups.pop(side, None)
+
+    def _set_up_computers(self) -> None:
+        """A side the computer plays has no screen to give its set-up from: while the
+        referee waits for it, the daemon gives one drawn for it (the game's
+        ``computer_setup``). The computer itself still plays from its view alone."""
+        game = self.config.game
+        if not isinstance(game, HiddenPieces) or self.service is None or self._paused:
+            return
+        for side in self.presenter.computers:
+            progress = self._setup_progress.get(side)
+            if progress is None or progress.state is not SetupState.WAITING:
+                continue
+            setup = game.computer_setup(side, self._seed + self.presenter.number)
+            try:
+                self._publish(self.service.give_setup(setup, self.now_ms()))
+            except CommandError as error:
+                logger.info("no set-up for the computer's side now: %s", error)
+                self._setup_progress.pop(side, None)  # not asked again until the referee says so
+            else:
+                logger.info("the computer's side is set up", extra={"fields": {"side": side.label}})
+
+    def _setup_service(self) -> RefereeService:
+        if players_set_up(self.config.game) is None:
+            raise CommandError(f"{self.config.game.title} has no set-ups made on the players' screens")
+        if self.service is None:
+            raise CommandError("the referee has not started yet")
+        return self.service
+
+    def private_view(self, side: Side) -> PrivateView | None:
+        """What ``side``'s own screen shows (None: the game hides nothing). Private: for
+        that player's authenticated screen alone."""
+        game = self.config.game
+        if not isinstance(game, HiddenPieces):
+            return None
+        referee = self.service.referee if self.service is not None else None
+        position = referee.position if referee is not None else None
+        progress = self._setup_progress.get(side)
+        setting_up = self.presenter.view in (View.SETUP, View.STARTING) or position is None
+        if setting_up:
+            setup = self._own_setups.get(side)
+            cells = dict(game.setup_letters(setup)) if setup is not None else {}
+        else:
+            assert position is not None
+            cells = dict(game.letters_seen_by(position, side))
+        return PrivateView(
+            side=side,
+            cells=cells,
+            setup_state=(progress.state.value if progress is not None else "waiting") if setting_up else "",
+            placed=progress.placed if progress is not None else 0,
+            total=progress.total if progress is not None else 0,
+            prompt=referee.placement_prompt(side) if referee is not None and setting_up else None,
+        )
+
     def show_address(self, address: str) -> None:
         """The web page's address, on the OLED's bottom line."""
         self.presenter.address = address
@@ -664,6 +747,10 @@ class Daemon:
         self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.presenter.apply(signal)
+        if isinstance(signal, SetupProgress):
+            self._setup_progress[signal.side] = signal
+        elif isinstance(signal, GameStarted):
+            self._own_setups.clear()  # the game has them now: the screens show its position
         cue = cue_for(signal, move_accepted=self.config.sound.move_accepted)
         if cue is not None:
             self._sound(cue)
@@ -679,6 +766,7 @@ class Daemon:
             listener(cue)
 
     def _publish(self, signals: list[Signal]) -> None:
+        self._quiet_until = 0  # the referee was asked something, maybe between turns: a whole turn next
         if signals:
             self._show()
 

@@ -53,3 +53,18 @@ class Snapshot:
     def is_playing(self) -> bool:
         """Whether a move is being made (or put right, or asked about)."""
         return self.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """What one player's own screen shows of a game that hides pieces (the battle game):
+    never a shared screen's. The pieces by cell as ``side`` sees them (its own ranks, the
+    other side's only where shown); while the players set up, where its own set-up
+    stands and, placing one piece at a time, what it is asked for next."""
+
+    side: Side
+    cells: dict[str, str]  # cell: the letter the page draws (the game's for_page pieces)
+    setup_state: str  # "waiting", "placing" or "ready" while setting up; "" while a game is on
+    placed: int  # pieces placed so far, placing one at a time
+    total: int  # pieces a set-up has
+    prompt: str | None  # what the screen asks for next, placing one at a time

@@ -594,6 +594,47 @@ def public_text(game: Game, position: Position) -> str:
     return hiding.public_text(position) if hiding is not None else position.to_text()
 
 
+@runtime_checkable
+class HiddenPieces(Protocol):
+    """What a game whose pieces hide something from the other side (the battle game's
+    ranks) has besides :class:`Game` and :class:`PlayersSetUp`: what one side may see of
+    a position, and what its computer is handed. The shared screens (the OLED, the
+    lights, the spectators' page) show only :func:`public_text`; a player's own screen
+    :meth:`letters_seen_by`. A game without this hides nothing."""
+
+    def letters_seen_by(self, position: Any, side: Side) -> Mapping[str, str]:
+        """The pieces of ``position`` by cell as ``side``'s player sees them: its own
+        pieces' letters with their ranks, the other side's only where they are shown (the
+        letters :meth:`Game.for_page` draws)."""
+        ...
+
+    def public_letters(self, position: Any) -> Mapping[str, str]:
+        """The pieces of ``position`` by cell as everybody sees them: a rank only where
+        it was shown (the letters :meth:`Game.for_page` draws)."""
+        ...
+
+    def setup_letters(self, setup: Any) -> Mapping[str, str]:
+        """The pieces of one side's own set-up (:class:`SideSetup`, this game's) by cell,
+        as its own player's screen draws them."""
+        ...
+
+    def computer_setup(self, side: Side, seed: int) -> SideSetup:
+        """A set-up for a side the computer plays (no player's screen gives one), drawn
+        with ``seed``; the referee takes it as it takes a player's."""
+        ...
+
+    def computer_input(self, position: Any) -> Any:
+        """What the computer opponent is handed to choose the side to move's move in
+        ``position``: that side's own view, holding no rank it may not know; its
+        :meth:`Computer.choose` takes it in place of a position."""
+        ...
+
+
+def hides_pieces(game: Game) -> bool:
+    """Whether ``game`` has pieces that hide something (:class:`HiddenPieces`)."""
+    return isinstance(game, HiddenPieces)
+
+
 TIME_LOSS = "time"
 """How a record keeps a loss on time (a clock ran out), whatever the game: every game's
 :meth:`Game.outcome_record` gives it as the ``how`` of :meth:`Game.time_loss`."""

@@ -6,9 +6,16 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
+import secrets
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from aiohttp import web
+
+from firmware_host.errors import NestrefError
 
 WILDCARDS = ("", "0.0.0.0", "::")  # serve on every address
 SECURITY_HEADERS = {
@@ -95,3 +102,77 @@ def address_shown(host: str) -> str:
         probe.connect(("10.255.255.255", 1))  # a UDP "connect" only picks the route
         return str(probe.getsockname()[0])
     return socket.gethostname()
+
+
+class SidePins:
+    """Each side's own PIN, for the players' own screens of a game that hides pieces: a
+    page that gave red's PIN gets red's session, and with it red's ranks and red's
+    set-up; nothing of blue's. A PIN is four digits, drawn here, never another side's (the
+    simulator's own PIN avoids them too). A wrong one counts against the page
+    (``PIN_TRIES`` in a row, then it waits) and against the whole server (its
+    ``SERVER_TRIES`` within ``SERVER_WINDOW_S``, then every page waits)."""
+
+    PIN_TRIES = 5
+    PAUSE_S = 30.0
+    SERVER_TRIES = 20
+    SERVER_WINDOW_S = 60.0
+    SESSION_S = 12 * 3600.0
+    MAX_SESSIONS = 20
+
+    def __init__(self, sides: Iterable[str]) -> None:
+        taken: set[str] = set()
+        self.pins: dict[str, str] = {}
+        for side in sides:
+            pin = f"{secrets.randbelow(10_000):04d}"
+            while pin in taken:
+                pin = f"{secrets.randbelow(10_000):04d}"
+            self.pins[side] = pin
+            taken.add(pin)
+        self._sessions: dict[str, tuple[str, float]] = {}  # token: its side, when it ends
+        self._wrong: deque[float] = deque()  # when each recent wrong PIN came, from any page
+
+    def log_in(self, side: str, pin: str, attempt: PinAttempts, now: float) -> str:
+        """A new session of ``side`` for the page whose tries are ``attempt``, if ``pin``
+        is that side's. Raises :class:`PinRefusedError` saying why not."""
+        if side not in self.pins:
+            raise PinRefusedError(f"no side {side[:20]!r}: the sides are {', '.join(self.pins)}")
+        if now < attempt.paused_until:
+            raise PinRefusedError(f"too many wrong PINs: try again in {math.ceil(attempt.paused_until - now)} s")
+        while self._wrong and self._wrong[0] <= now - self.SERVER_WINDOW_S:
+            self._wrong.popleft()
+        if len(self._wrong) >= self.SERVER_TRIES:
+            raise PinRefusedError(
+                f"too many wrong PINs here: try again in {math.ceil(self._wrong[0] + self.SERVER_WINDOW_S - now)} s"
+            )
+        if not secrets.compare_digest(pin.encode(), self.pins[side].encode()):
+            self._wrong.append(now)
+            attempt.wrong += 1
+            if attempt.wrong >= self.PIN_TRIES:
+                attempt.wrong, attempt.paused_until = 0, now + self.PAUSE_S
+            raise PinRefusedError(f"wrong PIN for {side}")
+        attempt.wrong = 0
+        for token, (_, ends) in list(self._sessions.items()):
+            if ends <= now:
+                del self._sessions[token]
+        while len(self._sessions) >= self.MAX_SESSIONS:
+            del self._sessions[next(iter(self._sessions))]  # the oldest
+        token = secrets.token_urlsafe(24)
+        self._sessions[token] = (side, now + self.SESSION_S)
+        return token
+
+    def side_of(self, token: str | None, now: float) -> str | None:
+        """The side whose session ``token`` is, while it lasts; None otherwise."""
+        found = self._sessions.get(token) if token is not None else None
+        return found[0] if found is not None and found[1] > now else None
+
+
+@dataclass
+class PinAttempts:
+    """One page's wrong PINs in a row, and until when it may give none."""
+
+    wrong: int = 0
+    paused_until: float = 0.0
+
+
+class PinRefusedError(NestrefError, ValueError):
+    """A PIN not taken: wrong, or given too often; the message says which."""

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.games.base import Side
+from firmware_host.games.base import HiddenPieces, Side, players_set_up, public_text
 from firmware_host.web.protocol import TableActions
 from hardware.display import render
 from hardware.outputs import Screen
@@ -25,14 +25,45 @@ class Picture:
         self.table_actions = table
         self._oled: tuple[object, dict[str, Any]] | None = None  # what was drawn, and its message
         self._public_oled: tuple[Screen, dict[str, Any]] | None = None  # the same without the PIN
+        self._public_position: tuple[str, str] | None = None  # the record's text, and its public view
+        self._public_letters: tuple[str, dict[str, str]] | None = None  # the same, as letters by cell
+
+    def geometry(self) -> dict[str, Any]:
+        """How the board's cells are cut and where each one's centre is, in cell pitches
+        (x east, y north): what the page draws a board by, whatever the game."""
+        board = self.daemon.config.game.board
+        return {"shape": board.cell_shape, "cells": {cell: list(board.centre(cell)) for cell in board.cells}}
 
     def table(self, snapshot: Snapshot) -> dict[str, Any]:
+        """The pieces on the nest: the simulated table's, or on the real nest the game's as
+        recorded; for a game that hides pieces, each drawn as everybody may see it (a
+        rank only where a strike or a run showed it)."""
         if self.table_actions is not None:
-            return self.table_actions.table_message()
+            message = self.table_actions.table_message()
+            shown = self.public_letters(snapshot.game.position)
+            if shown:  # a piece of the side the game shows there: drawn with its rank
+                cells = message["cells"]
+                message["cells"] = {
+                    cell: shown[cell] if cell in shown and shown[cell].isupper() == letter.isupper() else letter
+                    for cell, letter in cells.items()
+                }
+            return message
         # The real nest: the pieces of the game as recorded.
         recorded = snapshot.game.position
-        pieces = self.daemon.config.game.read_position(recorded).pieces() if recorded else {}
-        return {"type": "table", "cells": {cell: piece.letter for cell, piece in pieces.items()}, "hand": [], "box": []}
+        game = self.daemon.config.game
+        pieces = game.read_position(recorded).pieces() if recorded else {}
+        letters = self.public_letters(recorded) or {cell: piece.letter for cell, piece in pieces.items()}
+        return {"type": "table", "cells": letters, "hand": [], "box": []}
+
+    def public_letters(self, text: str) -> dict[str, str]:
+        """The recorded position's pieces as everybody sees them, for a game that hides
+        pieces (none otherwise, or between games)."""
+        game = self.daemon.config.game
+        if not text or not isinstance(game, HiddenPieces):
+            return {}
+        if self._public_letters is None or self._public_letters[0] != text:
+            self._public_letters = (text, dict(game.public_letters(game.read_position(text))))
+        return self._public_letters[1]
 
     def oled(self, snapshot: Snapshot, *, show_pin: bool = True) -> dict[str, Any]:
         """The OLED; without ``show_pin``, as it would be with the PIN starred out (for a
@@ -56,10 +87,20 @@ class Picture:
         cells = dict.fromkeys(sorted(snapshot.cell_lights), True)
         return {"type": "lights", "status": snapshot.status_lights, "cells": cells}
 
-    @staticmethod
-    def game(snapshot: Snapshot) -> dict[str, Any]:
+    def public_position(self, text: str) -> str:
+        """The recorded position as everybody may see it: for a game of hidden pieces,
+        its public view (the record's text has every rank)."""
+        game = self.daemon.config.game
+        if not text or players_set_up(game) is None:
+            return text
+        if self._public_position is None or self._public_position[0] != text:
+            self._public_position = (text, public_text(game, game.read_position(text)))
+        return self._public_position[1]
+
+    def game(self, snapshot: Snapshot) -> dict[str, Any]:
         """The game as recorded: a move the record has not taken yet (the disk is full,
-        the file locked) is among the ``waiting``, never among the ``moves``."""
+        the file locked) is among the ``waiting``, never among the ``moves``; its
+        position as everybody may see it."""
         game = snapshot.game
         return {
             "type": "game",
@@ -69,7 +110,7 @@ class Picture:
             "waiting": list(game.waiting),
             "saved": game.saved,
             "score": list(game.score),
-            "position": game.position,
+            "position": self.public_position(game.position),
             "view": snapshot.view.value,
             "players": {side.label: "computer" if side in game.computers else "human" for side in Side},
             "level": game.level,

@@ -52,6 +52,7 @@ from firmware_host.web.access import (
 from firmware_host.web.cues import CueFeed
 from firmware_host.web.history import add_history_routes
 from firmware_host.web.picture import Picture
+from firmware_host.web.players import PlayerScreens
 from firmware_host.web.protocol import (
     MAX_ERROR_CHARS,
     MAX_MESSAGE_BYTES,
@@ -111,6 +112,7 @@ class WebServer:
         self.clock = clock
         self.picture = Picture(daemon, table)
         self.pin: str | None = None
+        self.players = PlayerScreens(daemon, self.picture, clock=clock)  # the players' own pages, their PINs
         self.pages: list[Page] = []
         self._sessions: dict[str, float] = {}  # token: when it ends
         self._wrong_pins: deque[float] = deque()  # when each recent wrong PIN came, from any page
@@ -136,6 +138,7 @@ class WebServer:
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
         add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
+        self.players.add_routes(self.app)
         self.app.router.add_get("/{name}", self._file)
         self.app.on_response_prepare.append(add_security_headers)
         self.app.on_startup.append(self._begin)
@@ -176,6 +179,7 @@ class WebServer:
                 await self._frames
         for page in list(self.pages):
             await page.socket.close()
+        await self.players.close()
 
     # -- HTTP --
 
@@ -251,6 +255,8 @@ class WebServer:
             "can_act": self.may_act(page),
             "pin_required": self.pin is not None,
             "game": self.daemon.config.game.for_page(),
+            "geometry": self.picture.geometry(),
+            "own_screens": self.players.is_open,  # a game that hides pieces: each side's own screen (player.html)
             "buttons": [
                 {"name": name, "press": BUTTON_HELP[name][0], "hold": BUTTON_HELP[name][1]}
                 for name in self._choices.buttons
@@ -357,7 +363,8 @@ class WebServer:
     def change_pin(self) -> str:
         """A new PIN, shown on the nest's OLED; every session ends, every pause too."""
         pin = f"{secrets.randbelow(10_000):04d}"
-        while pin == self.pin:  # a new one: the old one may be known to someone who should not
+        # A new one (the old one may be known to someone who should not), and no side's own.
+        while pin == self.pin or pin in self.players.pins.pins.values():
             pin = f"{secrets.randbelow(10_000):04d}"
         self.pin = pin
         self._sessions.clear()
@@ -412,6 +419,7 @@ class WebServer:
             await asyncio.sleep(FRAME_S)
             try:
                 await self._send_frame()
+                await self.players.send_frame()
             except Exception:  # a page's broken socket must not end the updates for the others
                 logger.exception("sending to the pages failed")
 

@@ -25,12 +25,12 @@ from typing import Any
 from firmware_host.errors import NotationError
 from firmware_host.games.base import CaptureAnnouncement, Side, perft
 from firmware_host.games.battle.army import Movement, Rank, Role
-from firmware_host.games.battle.computer import LEVELS, BattleComputer
+from firmware_host.games.battle.computer import LEVELS, BattleComputer, computer_setup
 from firmware_host.games.battle.drawing import field_svg, text_diagram
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
-from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, side_letter
+from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, Shown, side_letter
 from firmware_host.games.battle.position import Position, View
 from firmware_host.games.battle.setups import GuidedPlacement, Setup
 
@@ -214,6 +214,36 @@ class BattleGame:
 
     def for_page(self) -> Mapping[str, Any]:
         return _page(self.field)
+
+    # -- what is hidden (games.base.HiddenPieces) ------------------------------------------
+
+    def letters_seen_by(self, position: Position, side: Side) -> dict[str, str]:
+        """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones
+        (the letters of :meth:`Position.view`, without making the whole view: the page's
+        server asks on every change)."""
+        return {
+            cell: piece.rank_letter if piece.side is side or position.shown(cell) is Shown.REVEALED else piece.letter
+            for cell, piece in position.pieces().items()
+        }
+
+    def public_letters(self, position: Position) -> dict[str, str]:
+        """The pieces as everybody sees them: a rank only where a strike or a run showed it."""
+        return {
+            cell: piece.rank_letter if position.shown(cell) is Shown.REVEALED else piece.letter
+            for cell, piece in position.pieces().items()
+        }
+
+    def setup_letters(self, setup: Setup) -> dict[str, str]:
+        """The ranks of ``setup`` by square, in its side's case: for its player's screen."""
+        return {cell: side_letter(rank.letter, setup.side) for cell, rank in setup.ranks.items()}
+
+    def computer_setup(self, side: Side, seed: int) -> Setup:
+        """A set-up for the computer's ``side``, drawn with ``seed``."""
+        return computer_setup(self.field, side, seed)
+
+    def computer_input(self, position: Position) -> View:
+        """The side to move's own view: what the computer is handed, in its process."""
+        return position.view(position.turn)
 
     def perft(self, position: Position, depth: int) -> int:
         return perft(position, depth)

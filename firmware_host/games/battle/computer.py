@@ -16,9 +16,11 @@ from collections.abc import Callable
 
 from firmware_host.games.base import ComputerChoice, ComputerLevel, Side
 from firmware_host.games.battle.army import Rank, Role, StrikeResult, resolve_strike
+from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move
 from firmware_host.games.battle.pieces import SeenPiece, Shown
 from firmware_host.games.battle.position import Position, View
+from firmware_host.games.battle.setups import Setup
 
 LEVELS = (ComputerLevel(1, "random"), ComputerLevel(2, "cautious"))
 FLAG_VALUE = 1000.0
@@ -42,14 +44,42 @@ class BattleComputer:
         self._random = random.Random(seed)
 
     def choose(
-        self, position: Position, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
+        self, position: Position | View, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
     ) -> ComputerChoice:
-        return choose_from_view(position.view(position.turn), level, self._random)
+        """The move at ``level``, from the side to move's own view: given a position, it
+        takes that view of it first; the daemon hands it the view alone."""
+        return choose_from_view(_own_view(position), level, self._random)
 
     def analyse(
-        self, position: Position, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
+        self, position: Position | View, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
     ) -> ComputerChoice:
-        return choose_from_view(position.view(position.turn), LEVELS[-1].number, self._random)
+        return choose_from_view(_own_view(position), LEVELS[-1].number, self._random)
+
+
+def _own_view(position: Position | View) -> View:
+    """The side to move's own view of ``position`` (a view already: itself)."""
+    return position.view(position.turn) if isinstance(position, Position) else position
+
+
+def computer_setup(field: Field, side: Side, seed: int) -> Setup:
+    """A set-up for the computer's side, drawn with ``seed``: the army shuffled over the
+    squares its first demo set-up fills, the Flag then put on the back row (a Flag in
+    front would be struck at once). The referee learns it as it learns a player's; the
+    computer plays from its view alone, as it does whatever set-up its side has."""
+    rng = random.Random(seed)
+    squares = sorted(field.lineup(field.lineup_names[0]).setups[side].ranks, key=field.index)
+    ranks = [rank for rank in field.army for _ in range(rank.count)]
+    rng.shuffle(ranks)
+    chosen = dict(zip(squares, ranks, strict=True))
+    back = max(field.setup_rows(side)) if field.forward(side) < 0 else min(field.setup_rows(side))
+    flag = next(square for square, rank in chosen.items() if rank is field.army.flag)
+    back_squares = [square for square in squares if square in field.row_squares(back)]
+    if flag not in back_squares and back_squares:
+        other = rng.choice(back_squares)
+        chosen[flag], chosen[other] = chosen[other], chosen[flag]
+    setup = Setup(side, chosen)
+    setup.check(field)
+    return setup
 
 
 def choose_from_view(view: View, level: int, rng: random.Random) -> ComputerChoice:

@@ -4,6 +4,8 @@
 // knocking pieces off. It never applies a move itself: whatever the referee makes of
 // an act comes back from the server. The protocol is docs/simulator.md.
 
+import { squareGlyph, squareLayout } from "./squares.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const R = 40; // a cell's radius, centre to corner, in SVG units
 const SQRT3 = Math.sqrt(3);
@@ -60,6 +62,7 @@ const ui = {
   pieces: {}, // the game's pieces by letter, from the hello
   cells: new Map(), // name -> {name, q, r, home, x, y, element, glow}
   byAxial: new Map(), // "q,r" -> the same cell
+  square: null, // a board of square cells: its layout (squares.js); null for a hex nest
   selectedPiece: null, // a hand piece's id, for the next `put`
   knockMode: false,
   recording: null, // unknown until the server says
@@ -140,7 +143,7 @@ const handlers = {
     $("mode-label").textContent = spectator ? "live" : "simulator";
     document.title = spectator ? "nestref: live game" : "nestref simulator";
     ui.pieces = message.game?.pieces ?? {};
-    buildNest(message.game?.board);
+    buildNest(message.game?.board, message.geometry);
     buildHowToPlay(message.game);
     buildButtons(message.buttons ?? []);
     buildLineups(message.lineups ?? []);
@@ -299,15 +302,16 @@ function hexPoints(x, y, radius) {
   return corners.join(" ");
 }
 
-function buildNest(nest) {
+function buildNest(nest, geometry) {
   cancelPress();
   ui.cells.clear();
   ui.byAxial.clear();
   nestSvg.replaceChildren();
   const cells = nest?.cells ?? [];
+  const square = squareLayout(nest, geometry, R);
+  ui.square = square;
   for (const cell of cells) {
-    const x = SQRT3 * R * (cell.q + cell.r / 2);
-    const y = -1.5 * R * cell.r;
+    const [x, y] = square ? square.place(cell.name) : [SQRT3 * R * (cell.q + cell.r / 2), -1.5 * R * cell.r];
     const entry = { ...cell, x, y, element: null, glow: null };
     ui.cells.set(cell.name, entry);
     ui.byAxial.set(`${cell.q},${cell.r}`, entry);
@@ -352,10 +356,12 @@ function buildNest(nest) {
 
   for (const cell of ui.cells.values()) {
     const group = svgElement("g", { class: "cell", "data-cell": cell.name, tabindex: "0", role: "button" });
-    if (cell.home) group.classList.add(`home-${cell.home}`);
+    if (cell.home) group.classList.add(square ? square.homeClass(cell.home) : `home-${cell.home}`);
     const title = svgElement("title");
-    title.textContent = cell.home ? `${cell.name} (${cell.home} homebase)` : cell.name;
-    const hex = svgElement("polygon", { class: "hex", points: hexPoints(cell.x, cell.y, R * 0.97) });
+    title.textContent = cell.home ? `${cell.name} (${homeWords(cell.home)})` : cell.name;
+    const hex = square
+      ? square.outline(cell.x, cell.y)
+      : svgElement("polygon", { class: "hex", points: hexPoints(cell.x, cell.y, R * 0.97) });
     const label = svgElement("text", { class: "cell-label", x: cell.x, y: cell.y, dy: "0.35em" });
     label.textContent = cell.name;
     group.append(title, hex, label);
@@ -364,6 +370,7 @@ function buildNest(nest) {
     cell.glow = svgElement("circle", { class: "glow", cx: cell.x, cy: cell.y, r: R * 1.15 });
     glowLayer.append(cell.glow);
   }
+  if (square) cellLayer.prepend(...square.lakes());
   nestSvg.append(defs, northLabel, southLabel, cellLayer, glowLayer, pieceLayer, dragLayer);
   if (shared.table || shared.shownCells) renderPieces(shared.shownCells ?? shared.table.cells ?? {});
   if (shared.lights) handlers.lights(shared.lights);
@@ -388,6 +395,11 @@ function starPoints(tips, outer, inner) {
     points.push(`${(radius * Math.cos(angle)).toFixed(1)},${(radius * Math.sin(angle)).toFixed(1)}`);
   }
   return points.join(" ");
+}
+
+// What a cell's side is to it: a homebase on a hex nest, set-up rows on a square board.
+function homeWords(home) {
+  return ui.square ? ui.square.homeWords(home) : `${home} homebase`;
 }
 
 // The game's pieces (the server's hello says them): letter → side, name, shape, order.
@@ -422,7 +434,7 @@ function pieceGlyph(letter) {
   } else if (info.shape === "star") {
     body = svgElement("polygon", { points: starPoints(6, 0.76 * R, 0.56 * R) });
   } else {
-    body = svgElement("circle", { r: 0.55 * R });
+    body = squareGlyph(info.shape, R) ?? svgElement("circle", { r: 0.55 * R });
   }
   body.classList.add("body");
   const text = svgElement("text", { class: "letter", dy: "0.35em" });
@@ -441,7 +453,7 @@ function renderPieces(pieces) {
     cell.element.classList.toggle("occupied", occupied);
     const label = cell.element.querySelector(".cell-label");
     label.setAttribute("y", occupied ? cell.y + R * 0.8 : cell.y);
-    const where = cell.home ? `, ${cell.home} homebase` : "";
+    const where = cell.home ? `, ${homeWords(cell.home)}` : "";
     cell.element.setAttribute(
       "aria-label",
       `${cell.name}${where}: ${occupied ? pieceName(letter) : "empty"}`,
@@ -486,6 +498,7 @@ function svgPoint(clientX, clientY) {
 function cellAt(clientX, clientY) {
   const point = svgPoint(clientX, clientY);
   if (!point) return null;
+  if (ui.square) return ui.square.cellAt(point);
   const r = -point.y / (1.5 * R);
   const q = point.x / (SQRT3 * R) - r / 2;
   const [rq, rr] = axialRound(q, r);
@@ -501,6 +514,7 @@ function hexDistance(a, b) {
 // The cells from `from` (excluded) to `to` (included), each next to the one before: a
 // fast drag skips cells between two pointer events, but a sliding piece crosses them.
 function cellsBetween(from, to) {
+  if (ui.square) return ui.square.between(from, to);
   const a = ui.cells.get(from);
   const b = ui.cells.get(to);
   const steps = hexDistance(a, b);
@@ -953,6 +967,12 @@ function nextStep(game) {
   const inSimulator = shared.hello?.mode !== "spectator";
   switch (game.view) {
     case "setup":
+      if (shared.hello?.own_screens) {
+        return inSimulator
+          ? `Next: game ${game.number}. Each player gives a set-up on their own screen (player.html, with their ` +
+              "side's PIN); then “Set up lineup” puts the pieces where the nest asks."
+          : `Next: game ${game.number}, once each player has set up on their own screen and the nest shows it.`;
+      }
       return inSimulator
         ? `Next: game ${game.number}. Put its lineup on the nest: “Set up lineup” does it for you.`
         : `Next: game ${game.number}, once its lineup stands on the nest.`;
@@ -994,7 +1014,9 @@ function buildHowToPlay(game) {
     }),
   );
   const homes = {};
-  for (const cell of game?.board?.cells ?? []) if (cell.home) (homes[cell.home] ??= []).push(cell.name);
+  // (A square board's set-up rows are whole rows: the rules say which.)
+  const square = game?.board?.shape === "square";
+  for (const cell of square ? [] : game?.board?.cells ?? []) if (cell.home) (homes[cell.home] ??= []).push(cell.name);
   const sides = Object.entries(homes).map(([side, cells]) => `${side}'s ${cells.join(" ")}`);
   $("how-to-play-homes").textContent = sides.length
     ? `Homebases, shaded on the nest in their side's colour: ${sides.join("; ")}. Red plays up the page, blue down.`
