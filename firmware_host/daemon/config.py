@@ -38,6 +38,7 @@ UART_PINS = {14: "sensors: UART TXD (to the Pico's RX)", 15: "sensors: UART RXD 
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART, on GPIO14 and 15
 BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer with its own oscillator
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
+MAX_LIVE_NAME_CHARS = 40  # as the live boards' messages allow (remote/live.py)
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
@@ -83,6 +84,15 @@ class Sound:
 
 
 @dataclass(frozen=True)
+class Live:
+    """Live boards: whether this nest ``publish``-es its game to the broker, and the
+    board's ``name`` on the live page ("" until the daemon's root puts the host name)."""
+
+    publish: bool = False
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the daemon needs to know, checked."""
 
@@ -104,6 +114,7 @@ class Config:
     clock: TimeControl | None = None  # each side's time control; None: no clock
     sound: Sound = Sound()
     broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
+    live: Live = Live()
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -220,6 +231,7 @@ class _ConfigReader(TomlChecker):
             clock=self.clock(data["clock"]),
             sound=self.sound(data["sound"]),
             broker=self.broker(data["broker"]),
+            live=self.live(data["live"], data["broker"]),
         )
         self.check_pins(config)
         return config
@@ -307,6 +319,15 @@ class _ConfigReader(TomlChecker):
                 raise self.fail("broker.password_file", f"{path}: the file is empty")
             settings = replace(settings, password=password)
         return settings
+
+    def live(self, data: dict[str, Any], broker: dict[str, Any]) -> Live:
+        publish = self.boolean(data["publish"], "live.publish")
+        name = self.string(data["name"], "live.name").strip()
+        if len(name) > MAX_LIVE_NAME_CHARS or not name.isprintable():
+            raise self.fail("live.name", f"{name[:60]!r}: up to {MAX_LIVE_NAME_CHARS} printable characters")
+        if publish and not str(broker["url"]).strip():
+            raise self.fail("live.publish", "publishing needs a broker: set broker.url")
+        return Live(publish=publish, name=name)
 
     def sensors(self, data: dict[str, Any]) -> Sensors:
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))

@@ -95,3 +95,20 @@ def address_shown(host: str) -> str:
         probe.connect(("10.255.255.255", 1))  # a UDP "connect" only picks the route
         return str(probe.getsockname()[0])
     return socket.gethostname()
+
+
+def is_allowed_host(host: str, *, serving: str, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` names a server on ``serving`` known by ``names``:
+    one of the names, a loopback address, the address served, or any address for a
+    server on every address (which no page can rebind); as the spectator page's
+    :meth:`~firmware_host.web.server.WebServer.is_allowed_host`."""
+    name = host_name(host)
+    if name is None:
+        return False
+    if name in names:
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return serving in WILDCARDS or address.is_loopback or address == address_or_none(serving)

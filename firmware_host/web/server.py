@@ -117,6 +117,7 @@ class WebServer:
         self._acting = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self._frames: asyncio.Task[None] | None = None
+        self.live_boards = False  # a "Live boards" panel (web/live.py serves it, when [broker] is set)
         game = daemon.config.game
         self._choices = Choices(
             frozenset(game.board.cells), game.lineups, tuple(daemon.config.buttons), len(game.computer_levels)
@@ -241,6 +242,7 @@ class WebServer:
         return {
             "type": "hello",
             "mode": "sim" if self.table is not None else "spectator",
+            "live_boards": self.live_boards,
             "can_act": self.may_act(page),
             "pin_required": self.pin is not None,
             "game": self.daemon.config.game.for_page(),
