@@ -3,11 +3,14 @@ read from the daemon's snapshot in the loop's own thread, handed to a
 :class:`~firmware_host.remote.live.LiveBoardPublisher`, which sends it from its own.
 
 The feed takes a snapshot when a signal of the referee was recorded (a move, a game's
-start or end, a take back: after the whole burst, in the loop's next turn) and once a
-second besides (the clock's time, a record written late); the publisher sends only
-what changed, at most once per its throttle. What it publishes is the public view of
-the recorded position: :meth:`~firmware_host.games.base.Position.pieces`, which shows no
-hidden rank — never the record's notation.
+start or end, a take back: after the whole burst, in the loop's next turn; a move
+recorded late is announced when it is recorded, so that too) and, while the game has a
+clock, once a second besides (its time); the publisher sends only what changed, at
+most once per its throttle. An idle nest without a clock takes no snapshot at all.
+
+What it publishes is the public view of the recorded position
+(:meth:`~firmware_host.games.base.Position.pieces`, which shows no hidden rank), never
+the record's notation.
 """
 
 from __future__ import annotations
@@ -79,11 +82,13 @@ class LiveFeed:
         self.refresh_s = refresh_s
         self._result: str | None = None  # the last game's, from its GameOver
         self._is_posted = threading.Event()  # a refresh waits in the loop's queue
+        self._has_clock = False  # the board shown last had a clock: refreshed every second
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
 
     def start(self) -> None:
-        """Listen to the daemon's signals, and refresh once a second besides."""
+        """Listen to the daemon's signals, and refresh once a second besides while the
+        game has a clock."""
         self.daemon.subscribe(self._heard)
         self._ticker = threading.Thread(target=self._tick, name="live-feed", daemon=True)
         self._ticker.start()
@@ -96,7 +101,8 @@ class LiveFeed:
 
     def _tick(self) -> None:
         while not self._stop.wait(self.refresh_s):
-            self._post()
+            if self._has_clock:
+                self._post()
 
     def _heard(self, signal: Signal) -> None:
         if isinstance(signal, GameOver):
@@ -121,6 +127,7 @@ class LiveFeed:
             name=self.name,
             result=self._result,
         )
+        self._has_clock = board.clock is not None
         self.publisher.show(board)
 
 

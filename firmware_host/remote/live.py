@@ -391,13 +391,14 @@ class LiveBoardPublisher:
                 if self._is_closing:
                     return
                 board, self._pending = self._pending, None
-                self._sent_at = self._clock()
             assert board is not None
             payload = board.to_bytes()
-            if payload != self._latest:
+            if payload != self._latest:  # (a refresh that changed nothing costs no message, nor a wait)
                 self._latest = payload
                 self._client.publish(self.topic, payload, qos=QOS, retain=True)
                 self.published += 1
+                with self._changed:
+                    self._sent_at = self._clock()
 
     def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
