@@ -305,3 +305,24 @@ def test_nestref_live_refuses_a_bad_broker_and_no_broker_with_exit_code_2(tmp_pa
     config.write_text(textwrap.dedent("[logging]\nlevel = 'warning'\n"))
     assert main(["live", "--config", str(config)]) == 2
     assert "no broker" in capsys.readouterr().err
+
+
+def test_over_tls_with_passwords_no_password_is_logged_or_published(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    broker = Broker(tmp_path, users={"tablenest": "s3cret-table", "livepage": "s3cret-page"}, tls=True)
+    broker.start()
+    try:
+        cert = str(broker.cert)
+        nest = BrokerSettings.from_url(f"mqtts://tablenest:s3cret-table@127.0.0.1:{broker.port}", ca_file=cert)
+        page = BrokerSettings.from_url(f"mqtts://livepage:s3cret-page@127.0.0.1:{broker.port}", ca_file=cert)
+        wrong = BrokerSettings.from_url(f"mqtts://livepage:not-it@127.0.0.1:{broker.port}", ca_file=cert)
+        refused = LiveBoards(wrong, games=load_game, client_id="wrong")
+        collector = Collector(page)
+        with refused, collector.boards, LiveBoardPublisher(nest, board="secureboard1") as publisher:
+            publisher.show(a_board("secureboard1"))
+            collector.wait_for(lambda: collector.boards.board("secureboard1") == a_board("secureboard1"), "the board")
+            assert refused.refused.wait(TIMEOUT_S) and not refused.connected.is_set()
+        assert "refused the live boards' reader" in caplog.text and "mqtts://livepage@127.0.0.1" in caplog.text
+        assert "s3cret" not in caplog.text and "not-it" not in caplog.text
+    finally:
+        broker.stop()

@@ -120,13 +120,17 @@ class LiveFeed:
     def refresh(self) -> None:
         """Hand the board the nest shows now to the publisher (in the loop's thread)."""
         self._is_posted.clear()
-        board = live_board(
-            self.daemon.snapshot(),
-            self.daemon.config.game,
-            board=self.publisher.board,
-            name=self.name,
-            result=self._result,
-        )
+        try:
+            board = live_board(
+                self.daemon.snapshot(),
+                self.daemon.config.game,
+                board=self.publisher.board,
+                name=self.name,
+                result=self._result,
+            )
+        except Exception:  # the boundary: a bug here must not restart the referee (the loop would)
+            logger.exception("the live board could not be made from the nest's snapshot")
+            return
         self._has_clock = board.clock is not None
         self.publisher.show(board)
 

@@ -307,10 +307,11 @@ def _no_delay(client: mqtt.Client) -> None:
 class LiveBoardPublisher:
     """Publishes one board's states, retained, to ``nestref/live/<board>``.
 
-    :meth:`show` hands the latest state over and returns at once (from any thread);
-    a thread of the publisher's own sends it — at once if nothing was sent in the last
-    ``throttle_s``, else when that time is up, by then perhaps a later state (a burst
-    of changes is one message). Each (re)connection sends the latest state again, which
+    :meth:`show` hands the latest state over and returns at once (from any thread):
+    it goes to the client at once if nothing was sent in the last ``throttle_s``, else a
+    thread of the publisher's own sends it when that time is up, by then perhaps a
+    later state (a burst of changes is one message, or two: its first and its last).
+    Each (re)connection sends the latest state again, which
     puts right an ``offline`` the broker may have published for us meanwhile."""
 
     def __init__(
@@ -331,7 +332,7 @@ class LiveBoardPublisher:
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
         self._changed = threading.Condition()
-        self._pending: LiveBoard | None = None
+        self._pending: bytes | None = None  # a state that waits for the throttle's time
         self._latest: bytes | None = None  # the last state published
         self._sent_at = -float("inf")
         self._is_started = False
@@ -356,10 +357,27 @@ class LiveBoardPublisher:
         self._sender.start()
 
     def show(self, board: LiveBoard) -> None:
-        """The board's state now; published soon (never waited for)."""
+        """The board's state now: handed to the client at once if nothing was sent in
+        the last ``throttle_s`` (paho's ``publish`` only queues it and wakes the client's
+        thread, which sends it), else kept for the publisher's thread to send when that
+        time is up. Never waits for the network."""
+        payload = board.to_bytes()
         with self._changed:
-            self._pending = board
+            if self._pending is None and payload == self._latest:
+                return  # nothing changed: no message, and no wait for the next change
+            if self._pending is None and self._clock() - self._sent_at >= self.throttle_s:
+                self._publish(payload)
+                return
+            self._pending = payload
             self._changed.notify()
+
+    def _publish(self, payload: bytes) -> None:
+        """Hand ``payload`` to the client (holding ``_changed``, so that the two threads
+        that may send keep their order)."""
+        self._latest = payload
+        self._client.publish(self.topic, payload, qos=QOS, retain=True)
+        self.published += 1
+        self._sent_at = self._clock()
 
     def close(self) -> None:
         """Say the board has gone (``offline``, retained), disconnect, stop the threads."""
@@ -378,27 +396,19 @@ class LiveBoardPublisher:
         close_sockets(self._client)
 
     def _send_states(self) -> None:
-        while True:
-            with self._changed:
-                while not self._is_closing:
-                    if self._pending is not None:
-                        wait = self._sent_at + self.throttle_s - self._clock()
-                        if wait <= 0:
-                            break
-                        self._changed.wait(wait)
-                    else:
-                        self._changed.wait()
-                if self._is_closing:
-                    return
-                board, self._pending = self._pending, None
-            assert board is not None
-            payload = board.to_bytes()
-            if payload != self._latest:  # (a refresh that changed nothing costs no message, nor a wait)
-                self._latest = payload
-                self._client.publish(self.topic, payload, qos=QOS, retain=True)
-                self.published += 1
-                with self._changed:
-                    self._sent_at = self._clock()
+        """The last state of a burst, once the throttle's time is up."""
+        with self._changed:
+            while not self._is_closing:
+                if self._pending is None:
+                    self._changed.wait()
+                    continue
+                wait = self._sent_at + self.throttle_s - self._clock()
+                if wait > 0:
+                    self._changed.wait(wait)
+                    continue
+                payload, self._pending = self._pending, None
+                if payload != self._latest:
+                    self._publish(payload)
 
     def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
@@ -440,7 +450,8 @@ class LiveBoards:
         self._lock = threading.Lock()
         self._boards: dict[str, LiveBoard] = {}
         self._is_started = False
-        self.connected = threading.Event()
+        self.connected = threading.Event()  # set once connected and subscribed
+        self.refused = threading.Event()  # set when the broker refused the login (it is tried again)
         self.dropped = 0  # messages refused so far
         self.version = 0  # counts every change to the boards
 
@@ -483,6 +494,7 @@ class LiveBoards:
     def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
             logger.warning("the broker %s refused the live boards' reader: %s", self.settings.to_text(), reason)
+            self.refused.set()
             return
         client.subscribe(f"{LIVE_ROOT}/+", qos=QOS)
         self.connected.set()
