@@ -6,11 +6,10 @@ start it).
   (tests.hand_model); from each move accepted by its referee (the ``MoveAccepted``
   signal) to the live page's collector (:class:`~firmware_host.remote.live.LiveBoards`)
   holding the board with that move. The daemon turns on a clock of the benchmark's,
-  at once, but for the scan period after the turn that accepted a move, which is slept
-  as the real loop sleeps it (the feed's refresh runs in the next turn: 5 ms at
-  200 Hz are in every figure). Each move is let wait the publisher's throttle
-  after the one before, as moves made by hand are far apart: it is the first change of
-  a burst that is timed, the one a spectator waits for;
+  at once; the feed takes its snapshot at the end of the turn that accepted a move.
+  Each move is let wait the publisher's throttle after the one before, as moves made
+  by hand are far apart: it is the first change of a burst that is timed, the one a
+  spectator waits for;
 - the reference, in the same run: a bare paho message of the same size from one client
   to another through the same broker (benchmarks.remote_latency's), so the ratio is
   what the snapshot, the public view, the schema and the strict reading add to MQTT;
@@ -121,9 +120,8 @@ class TimedGame:
             self.accepted.append(time.perf_counter())
 
     def run_for(self, seconds: float) -> None:
-        """The daemon's turns for ``seconds`` of its clock, at once, but for a move
-        accepted: then as its real loop does, one scan period's sleep before the next
-        turn (where the feed's refresh runs), and its arrival waited for."""
+        """The daemon's turns for ``seconds`` of its clock, at once; a move accepted in a
+        turn is timed to its arrival before the next turn."""
         rig = self.rig
         end = rig.clock.now + seconds
         while rig.clock.now < end:
@@ -134,10 +132,6 @@ class TimedGame:
     def _time_arrivals(self) -> None:
         if len(self.timings) == len(self.accepted):
             return
-        rig = self.rig
-        time.sleep(rig.daemon.period())
-        rig.clock.now += rig.daemon.period()
-        rig.daemon.turn()
         while len(self.timings) < len(self.accepted):
             moves = len(self.timings) + 1
             self.timings.append((self.arrivals.wait_for(moves) - self.accepted[moves - 1]) * 1000)
@@ -154,7 +148,7 @@ class TimedGame:
             rig.show(start)
             rig.start()
             self.feed.start()
-            rig.run_for(0.01)  # the feed's first refresh: the board before any move
+            rig.run_for(0.01)  # the feed's first snapshot: the board before any move
             self.arrivals.wait_for(0)
             time.sleep(self.publisher.throttle_s)  # the players sit down
             began = rig.clock.now
@@ -169,7 +163,6 @@ class TimedGame:
             answer_questions(rig, played)
             self._time_arrivals()
         finally:
-            self.feed.close()
             self.publisher.close()
             rig.close()
         return self.timings

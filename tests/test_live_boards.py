@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.cli import main
+from firmware_host.daemon import live_feed
 from firmware_host.daemon.config import load_config
 from firmware_host.daemon.live_feed import BOARD_ID_FILE, LiveFeed, board_id, live_board
 from firmware_host.errors import ConfigError
@@ -99,7 +100,7 @@ def publishing_rig(tmp_path: Path, name: str, broker: Broker) -> tuple[Rig, Live
     feed = LiveFeed(rig.daemon, publisher, name=rig.config.live.name)
     rig.start()
     feed.start()
-    rig.run_for(0.1)  # the feed's first refresh, posted to the loop
+    rig.run_for(0.1)  # the feed's first snapshot, at the end of a turn
     return rig, publisher, feed
 
 
@@ -128,16 +129,14 @@ def test_two_daemons_publish_and_a_move_made_on_one_shows_at_the_collector(tmp_p
         assert [board.name for board in collector.boards.boards()] == ["Table 1", "Table 2"]
         assert collector.boards.dropped == 0
     finally:
-        for rig, publisher, feed in rigs:
-            feed.close()
+        for rig, publisher, _ in rigs:
             publisher.close()
             rig.close()
 
 
 def test_a_board_closed_says_offline_and_its_id_is_kept_for_the_next_start(tmp_path, broker, collector):
-    rig, publisher, feed = publishing_rig(tmp_path, "Table 1", broker)
+    rig, publisher, _ = publishing_rig(tmp_path, "Table 1", broker)
     collector.wait_for(lambda: collector.boards.board(publisher.board) is not None, "the board")
-    feed.close()
     publisher.close()
     rig.close()
     collector.wait_for(lambda: not collector.boards.board(publisher.board).online, "offline")
@@ -326,3 +325,60 @@ def test_over_tls_with_passwords_no_password_is_logged_or_published(tmp_path, ca
         assert "s3cret" not in caplog.text and "not-it" not in caplog.text
     finally:
         broker.stop()
+
+
+class ShownBoards:
+    """What a feed hands its publisher: a real publisher's interface, kept to assert on."""
+
+    board = "shownboard01"
+
+    def __init__(self) -> None:
+        self.shown: list[LiveBoard] = []
+
+    def show(self, board: LiveBoard) -> None:
+        self.shown.append(board)
+
+
+def test_with_a_clock_the_board_is_taken_again_every_second_and_without_only_on_signals(tmp_path):
+    for name in ("timed", "untimed"):
+        (tmp_path / name).mkdir()
+    timed, untimed = Rig(tmp_path / "timed", '[clock]\ncontrol = "5+3"\n'), Rig(tmp_path / "untimed")
+    for rig in (timed, untimed):
+        rig.show(load_game("cuckoo").start("standard", Side.RED))  # type: ignore[arg-type]
+    feeds = {}
+    for name, rig in (("timed", timed), ("untimed", untimed)):
+        shown = ShownBoards()
+        LiveFeed(rig.daemon, shown, name=name).start()
+        rig.start()
+        rig.run_for(0.5)
+        feeds[name] = shown
+    for rig in (timed, untimed):
+        rig.run_for(5)
+    assert all(board.clock is None for board in feeds["untimed"].shown)
+    assert len(feeds["untimed"].shown) <= 3  # the first, the game's start: no more while nobody plays
+    assert len(feeds["timed"].shown) >= 5  # once a second (by the daemon's clock) over 5.5 s
+    assert all(board.clock is not None for board in feeds["timed"].shown[1:])
+    for rig in (timed, untimed):
+        rig.close()
+
+
+def test_a_feed_that_fails_is_logged_and_the_referee_goes_on(tmp_path, caplog, monkeypatch):
+    rig = Rig(tmp_path)
+    rig.show(load_game("cuckoo").start("standard", Side.RED))  # type: ignore[arg-type]
+    shown = ShownBoards()
+    feed = LiveFeed(rig.daemon, shown, name="broken")
+    feed.start()
+    rig.start()
+    rig.run_for(0.2)
+    referee = rig.daemon.service
+
+    def bug(*args: object, **kwargs: object) -> LiveBoard:
+        raise RuntimeError("a bug in the feed")
+
+    monkeypatch.setattr(live_feed, "live_board", bug)
+    shown.shown.clear()
+    play_c3_c4(rig)
+    assert "the live board could not be made" in caplog.text
+    assert rig.daemon.service is referee and rig.moves() == ["c3-c4"]  # not restarted, the move kept
+    assert shown.shown == []
+    rig.close()

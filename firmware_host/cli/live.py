@@ -93,11 +93,7 @@ def start_publishing(daemon: Daemon, config: Config) -> tuple[Callable[[], None]
     feed = LiveFeed(daemon, publisher, name=board_name(config))
     feed.start()
 
-    def stop() -> None:
-        feed.close()
-        publisher.close()  # the board said to be offline
-
-    return stop, board
+    return publisher.close, board  # (closing says the board is offline)
 
 
 def add_live_panel(server: WebServer, config: Config, *, own_board: str | None) -> None:

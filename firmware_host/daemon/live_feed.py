@@ -2,11 +2,12 @@
 read from the daemon's snapshot in the loop's own thread, handed to a
 :class:`~firmware_host.remote.live.LiveBoardPublisher`, which sends it from its own.
 
-The feed takes a snapshot when a signal of the referee was recorded (a move, a game's
-start or end, a take back: after the whole burst, in the loop's next turn; a move
-recorded late is announced when it is recorded, so that too) and, while the game has a
-clock, once a second besides (its time); the publisher sends only what changed, at
-most once per its throttle. An idle nest without a clock takes no snapshot at all.
+The feed takes a snapshot at the end of a turn of the loop in which a signal of the
+referee was recorded (a move, a game's start or end, a take back: once the turn's
+signals are all announced, so a burst is one snapshot; a move recorded late is
+announced when it is recorded, so that too) and, while the game has a clock, once a
+second besides (its time); the publisher sends only what changed, at most once per its
+throttle. An idle nest without a clock takes no snapshot at all.
 
 What it publishes is the public view of the recorded position
 (:meth:`~firmware_host.games.base.Position.pieces`, which shows no hidden rank), never
@@ -18,7 +19,6 @@ from __future__ import annotations
 import logging
 import secrets
 import socket
-import threading
 from pathlib import Path
 from typing import Protocol
 
@@ -81,45 +81,30 @@ class LiveFeed:
         self.name = name
         self.refresh_s = refresh_s
         self._result: str | None = None  # the last game's, from its GameOver
-        self._is_posted = threading.Event()  # a refresh waits in the loop's queue
-        self._has_clock = False  # the board shown last had a clock: refreshed every second
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
+        self._is_due = True  # a snapshot is to be taken at the end of the loop's turn (the first at once)
+        self._has_clock = False  # the board shown last had a clock: refreshed every refresh_s
+        self._refreshed_at = -float("inf")  # by the daemon's clock
 
     def start(self) -> None:
-        """Listen to the daemon's signals, and refresh once a second besides while the
-        game has a clock."""
+        """Listen to the daemon's signals and to the ends of its turns."""
         self.daemon.subscribe(self._heard)
-        self._ticker = threading.Thread(target=self._tick, name="live-feed", daemon=True)
-        self._ticker.start()
-        self._post()
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join(timeout=5)
-
-    def _tick(self) -> None:
-        while not self._stop.wait(self.refresh_s):
-            if self._has_clock:
-                self._post()
+        self.daemon.at_turn_end(self._turn_ended)
 
     def _heard(self, signal: Signal) -> None:
         if isinstance(signal, GameOver):
             self._result = signal.outcome.to_text()
         elif isinstance(signal, GameStarted):
             self._result = None
-        self._post()
+        self._is_due = True
 
-    def _post(self) -> None:
-        """A refresh in the loop's next turn, once, however many asked for it."""
-        if not self._is_posted.is_set():
-            self._is_posted.set()
-            self.daemon.post(self.refresh)
+    def _turn_ended(self) -> None:
+        if self._is_due or (self._has_clock and self.daemon.clock() - self._refreshed_at >= self.refresh_s):
+            self.refresh()
 
     def refresh(self) -> None:
         """Hand the board the nest shows now to the publisher (in the loop's thread)."""
-        self._is_posted.clear()
+        self._is_due = False
+        self._refreshed_at = self.daemon.clock()
         try:
             board = live_board(
                 self.daemon.snapshot(),

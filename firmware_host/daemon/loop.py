@@ -105,6 +105,7 @@ class Daemon:
         self.outputs = Outputs(devices, clock)
         self.findings: list[str] = []
         self._listeners: list[Callable[[Signal], None]] = []
+        self._turn_ends: list[Callable[[], None]] = []
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -228,6 +229,8 @@ class Daemon:
                 self._show()
         self._drive_computer()
         self.outputs.refresh()
+        for ended in self._turn_ends:
+            ended()
 
     def restart(self) -> None:
         """Start the referee again from what the record holds (after a bug), with what
@@ -325,6 +328,12 @@ class Daemon:
     def subscribe(self, listener: Callable[[Signal], None]) -> None:
         """Have ``listener`` told every signal of the referee, once it is recorded."""
         self._listeners.append(listener)
+
+    def at_turn_end(self, callback: Callable[[], None]) -> None:
+        """Have ``callback`` called at the end of every turn of the loop, in its thread
+        (the live board's feed takes its snapshot there, once a turn's signals are all
+        announced); it must be quick, and catch its own errors."""
+        self._turn_ends.append(callback)
 
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""
