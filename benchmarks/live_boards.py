@@ -14,7 +14,9 @@ start it).
   to another through the same broker (benchmarks.remote_latency's), so the ratio is
   what the snapshot, the public view, the schema and the strict reading add to MQTT;
 - idle CPU: ``nestref run --mock`` left alone, publishing its game and not, each in
-  its own process, from /proc (benchmarks.daemon_speed's).
+  its own process, from /proc (benchmarks.daemon_speed's); and a publisher alone,
+  connected and idle, in this process (what publishing adds, without the daemon's
+  own spread between runs).
 
 Budgets here (a tenth of a Pi Zero 2 W's): move to update p99 under 20 ms (remote
 play's move to display); the publishing daemon idle under 0.3 % of a core. Run from the
@@ -41,7 +43,7 @@ from firmware_host.games import load_game
 from firmware_host.games.cuckoo.rules import Position
 from firmware_host.referee.signals import MoveAccepted, Signal
 from firmware_host.remote.broker import BrokerSettings
-from firmware_host.remote.live import LiveBoardPublisher, LiveBoards
+from firmware_host.remote.live import LiveBoard, LiveBoardPublisher, LiveBoards
 from tests.broker import Broker
 from tests.hand_model import Hand, random_moves
 from tests.test_daemon import Rig, answer_questions
@@ -168,6 +170,18 @@ class TimedGame:
         return self.timings
 
 
+def idle_publisher(settings: BrokerSettings, seconds: float) -> float:
+    """Percent of one core a publisher alone uses, connected, its board sent, idle (this
+    process's CPU time: nothing else runs in it meanwhile)."""
+    board = LiveBoard(board="idleboard001", name="idle", game="cuckoo", number=1, pieces=())
+    with LiveBoardPublisher(settings, board=board.board) as publisher:
+        publisher.show(board)
+        time.sleep(1.0)  # connected, the board sent
+        cpu, wall = time.process_time(), time.monotonic()
+        time.sleep(seconds)
+        return (time.process_time() - cpu) / (time.monotonic() - wall) * 100
+
+
 def _runs(figures: list[float]) -> str:
     return ", ".join(f"{figure:.2f}" for figure in figures)
 
@@ -197,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                 for config, figures in idles.items():
                     figures.append(idle_process(str(config), args.idle_seconds)[0])
             idle_alone, idle_publishing = statistics.median(idles[alone]), statistics.median(idles[publishing])
+            publisher_alone = idle_publisher(settings, args.idle_seconds)
         finally:
             broker.stop()
     median, p99 = statistics.median(timings), percentile(timings, 0.99)
@@ -210,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         f" publishing its board, {idle_alone:.2f} % not (the reference): publishing adds"
         f" {idle_publishing - idle_alone:+.2f} % (runs: {_runs(idles[publishing])} and {_runs(idles[alone])})"
     )
+    print(f"an idle publisher alone, connected: CPU {publisher_alone:.3f} % of a core over {args.idle_seconds:g} s")
     latency_met, idle_met = p99 <= LATENCY_BUDGET_MS, idle_publishing <= IDLE_CPU_BUDGET
     print(
         f"budget: move to update p99 under {LATENCY_BUDGET_MS:g} ms: {'met' if latency_met else 'NOT met'};"

@@ -133,6 +133,7 @@ def test_the_live_boards_benchmark_reports_its_figures(capsys):
     assert lines[2].startswith("bare MQTT message of ")
     assert lines[3].startswith("ratio (median move to update / median bare message): ")
     assert lines[4].startswith("idle daemon, median of 1 x 0.3 s: CPU ") and "publishing adds" in lines[4]
+    assert lines[5].startswith("an idle publisher alone, connected: CPU ")
     assert lines[-1].startswith("budget: ")
 
 
