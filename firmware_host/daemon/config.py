@@ -86,7 +86,8 @@ class Sound:
 @dataclass(frozen=True)
 class Live:
     """Live boards: whether this nest ``publish``-es its game to the broker, and the
-    board's ``name`` on the live page ("" until the daemon's root puts the host name)."""
+    board's ``name`` on the live page ("": the host name, which the publishing nest
+    looks up: :func:`~firmware_host.daemon.live_feed.board_name`)."""
 
     publish: bool = False
     name: str = ""
