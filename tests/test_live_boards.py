@@ -144,36 +144,31 @@ def test_a_board_closed_says_offline_and_its_id_is_kept_for_the_next_start(tmp_p
     assert board_id(rig.config) == publisher.board
 
 
-PUBLISHER_SCRIPT = """
-import sys, threading
-from firmware_host.games.base import Side
-from firmware_host.remote.broker import BrokerSettings
-from firmware_host.remote.live import LiveBoard, LiveBoardPublisher
-publisher = LiveBoardPublisher(BrokerSettings.from_url(sys.argv[1]), board="killedboard01")
-publisher.start()
-publisher.show(LiveBoard(board="killedboard01", name="Doomed", game="cuckoo", number=1, pieces=(("c3", "E"),),
-                         to_move=Side.RED))
-print("published", flush=True)
-threading.Event().wait()
-"""
-
-
-def test_a_board_killed_goes_offline_by_its_last_will(broker, collector):
+def test_a_nest_killed_goes_offline_by_its_last_will(tmp_path, broker, collector):
+    """``nestref run --mock`` publishing its game, then SIGKILL: no goodbye, the broker
+    sees the connection drop and publishes the nest's last will."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[broker]\nurl = "{broker.url}"\n[live]\npublish = true\nname = "Doomed"\n')
+    nestref = str(Path(sys.executable).parent / "nestref")
     process = subprocess.Popen(
-        [sys.executable, "-c", PUBLISHER_SCRIPT, broker.url], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [nestref, "run", "--mock", "--config", str(config), "--db", str(tmp_path / "games.sqlite")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
+
+    def doomed() -> LiveBoard | None:
+        return next((board for board in collector.boards.boards() if board.name == "Doomed"), None)
+
     try:
-        assert process.stdout is not None and process.stdout.readline().strip() == "published"
-        collector.wait_for(lambda: collector.boards.board("killedboard01") is not None, "the board")
-        assert collector.boards.board("killedboard01").online
-        process.kill()  # SIGKILL: no goodbye; the broker sees the connection drop
+        collector.wait_for(lambda: doomed() is not None, "the nest's board")
+        assert doomed().online  # type: ignore[union-attr]
+        process.kill()
         process.wait(timeout=10)
-        collector.wait_for(lambda: not collector.boards.board("killedboard01").online, "its last will")
-        assert collector.boards.board("killedboard01").name == "Doomed"
+        collector.wait_for(lambda: not doomed().online, "its last will")  # type: ignore[union-attr]
+        assert doomed().board == (tmp_path / BOARD_ID_FILE).read_text().strip()  # type: ignore[union-attr]
     finally:
         process.kill()
         process.wait(timeout=10)
-        process.stdout.close()  # type: ignore[union-attr]
 
 
 def a_board(board: str = "goodboard001", **changes: object) -> LiveBoard:

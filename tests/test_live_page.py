@@ -90,3 +90,26 @@ async def test_a_page_is_sent_how_to_draw_each_game_then_every_board_but_the_exc
     update = json.loads((await socket.receive(timeout=10)).data)
     assert [shown["name"] for shown in update["boards"]] == ["Table 1", "Table 2"]
     await socket.close()
+
+
+async def test_the_spectator_page_says_whether_it_has_live_boards_and_serves_them_only_then(aiohttp_client, tmp_path):
+    from firmware_host.cli.live import add_live_panel
+    from firmware_host.daemon.config import load_config
+    from firmware_host.web.server import WebServer
+    from tests.sim_helpers import simulated
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[broker]\nurl = "mqtt://127.0.0.1:{free_port()}"\n')  # nothing listens there
+    async with simulated(load_config(config)) as running:
+        plain = WebServer(running.daemon)  # read-only: the spectator page
+        with_panel = WebServer(running.daemon)
+        add_live_panel(with_panel, running.daemon.config, own_board="ownboard0001")
+        for server, has_panel in ((plain, False), (with_panel, True)):
+            client = await aiohttp_client(server.app)
+            socket = await client.ws_connect("/ws")
+            hello = json.loads((await socket.receive(timeout=10)).data)
+            assert (hello["mode"], hello["live_boards"]) == ("spectator", has_panel)
+            await socket.close()
+            handshake = await client.get(LIVE_SOCKET, headers=UPGRADE)
+            assert handshake.status == (101 if has_panel else 404)
+            handshake.close()
