@@ -115,15 +115,28 @@ def board_card(page: Page, board: str) -> Locator:
     return page.locator(f'.live-board[data-board="{board}"]')
 
 
-def test_nestref_live_shows_two_boards_and_a_move_as_it_is_made(tmp_path, broker, browser):
+def test_nestref_live_shows_every_board_and_a_move_as_it_is_made(tmp_path, broker, browser):
     settings = BrokerSettings.from_url(broker.url)
     sneaky = '<img src=x onerror="alert(1)">'
+    battle = load_game("battle")
+    battle_pieces = battle.start("demo", Side.RED).pieces()  # the public view: every piece an X or an x
     with (
         LiveBoardPublisher(settings, board="tableone0001") as one,
         LiveBoardPublisher(settings, board="tabletwo0001") as two,
+        LiveBoardPublisher(settings, board="battle000001") as three,
     ):
         one.show(opening("tableone0001", "Table 1"))
         two.show(opening("tabletwo0001", sneaky, "c3-c4"))
+        three.show(
+            LiveBoard(
+                board="battle000001",
+                name="Battle",
+                game="battle",
+                number=1,
+                pieces=tuple((cell, piece.letter) for cell, piece in battle_pieces.items()),
+                to_move=Side.RED,
+            )
+        )
         live = Command(["live", "--broker", broker.url, "--port", "0"], tmp_path)
         try:
             url = live.wait_for(r"Live boards of mqtt://127\.0\.0\.1:\d+: (http://\S+/)").group(1)
@@ -131,7 +144,12 @@ def test_nestref_live_shows_two_boards_and_a_move_as_it_is_made(tmp_path, broker
             page = context.new_page()
             errors = console_errors(page)
             page.goto(url)
-            expect(page.locator(".live-board")).to_have_count(2)
+            expect(page.locator(".live-board")).to_have_count(3)
+            squares = board_card(page, "battle000001")  # a square field, drawn from the cells the server sent
+            expect(squares.locator("rect.hex")).to_have_count(len(battle.board.cells))
+            expect(squares.locator('[data-piece="X"]')).to_have_count(
+                sum(piece.letter == "X" for piece in battle_pieces.values())
+            )
             expect(board_card(page, "tableone0001").locator(".live-turn")).to_have_text("red to move")
             expect(board_card(page, "tableone0001").locator("[data-piece]")).to_have_count(34)
             expect(board_card(page, "tabletwo0001").locator(".live-name")).to_have_text(sneaky)  # as text

@@ -100,8 +100,9 @@ def address_shown(host: str) -> str:
 def is_allowed_host(host: str, *, serving: str, names: frozenset[str]) -> bool:
     """Whether a request's ``Host`` names a server on ``serving`` known by ``names``:
     one of the names, a loopback address, the address served, or any address for a
-    server on every address (which no page can rebind); as the spectator page's
-    :meth:`~firmware_host.web.server.WebServer.is_allowed_host`."""
+    server on every address (which no page can rebind). The spectator page's
+    :meth:`~firmware_host.web.server.WebServer.is_allowed_host` and the live boards'
+    page both ask it."""
     name = host_name(host)
     if name is None:
         return False
