@@ -453,6 +453,7 @@ class LiveBoards:
         self.connected = threading.Event()  # set once connected and subscribed
         self.refused = threading.Event()  # set when the broker refused the login (it is tried again)
         self.dropped = 0  # messages refused so far
+        self._warned: set[str] = set()  # topics whose refusal was logged at WARNING
         self.version = 0  # counts every change to the boards
 
     def __enter__(self) -> LiveBoards:
@@ -516,7 +517,13 @@ class LiveBoards:
                 read = read_live_message(topic, payload, self._game)
             except LiveMessageError as error:
                 self.dropped += 1
-                logger.warning("a live board's message on %r dropped: %s", topic[:80], error)
+                # The first from a topic at WARNING, its repeats at DEBUG: a flood fills no log.
+                first = topic not in self._warned and len(self._warned) < MAX_BOARDS
+                if first:
+                    self._warned.add(topic)
+                (logger.warning if first else logger.debug)(
+                    "a live board's message on %r dropped: %s", topic[:80], error
+                )
                 return False
             changed = self._keep(read)
         if changed:
