@@ -3,6 +3,8 @@ a benchmark is not a timed test)."""
 
 from __future__ import annotations
 
+import re
+
 from benchmarks import perft_speed
 
 
@@ -122,6 +124,19 @@ def test_the_remote_play_benchmark_reports_its_figures(capsys):
     assert lines[5].endswith("ms to a nest idle (50 Hz)")
     assert lines[6].startswith("a daemon idle: ") and "with the link up" in lines[6]
     assert lines[4].startswith("idle, link up: CPU ")
+    assert lines[-1].startswith("budget: ")
+
+
+def test_the_live_boards_benchmark_reports_its_figures(capsys):
+    from benchmarks import live_boards
+
+    assert live_boards.main(["--games", "1", "--idle-seconds", "0.3", "--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("move to update: median ") and re.search(r"over \d+ moves", lines[1])
+    assert lines[2].startswith("bare MQTT message of ")
+    assert lines[3].startswith("ratio (median move to update / median bare message): ")
+    assert lines[4].startswith("idle daemon, median of 1 x 0.3 s: CPU ") and "publishing adds" in lines[4]
+    assert lines[5].startswith("an idle publisher alone, connected: CPU ")
     assert lines[-1].startswith("budget: ")
 
 

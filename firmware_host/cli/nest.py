@@ -30,6 +30,7 @@ def _config(args: argparse.Namespace) -> Config:
 def run_run(args: argparse.Namespace, out: TextIO) -> None:
     """The composition root of the nest: config, devices, the daemon, and with ``--web``
     the spectators' page beside it (its address then shows on the OLED)."""
+    from firmware_host.cli.live import add_live_panel, start_publishing
     from firmware_host.daemon import Daemon, open_devices, serve
     from firmware_host.logs import setup_logging
 
@@ -48,11 +49,13 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
     else:
         devices = open_devices(config, pin_factory=_real_pin_factory())
     daemon = Daemon(config, devices)
+    stop_publishing, own_board = start_publishing(daemon, config)
     server = None
     if args.web is not None:
         from firmware_host.web.server import WebServer
 
         server = WebServer(daemon, host=args.web[0], port=args.web[1])  # read-only: no table to act on
+        add_live_panel(server, config, own_board=own_board)
 
     def started(url: str) -> None:
         logging.getLogger("nestref").info("spectator page at %s", url)
@@ -63,7 +66,7 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
                 file=out,
             )
 
-    serve(daemon, server, started=started)
+    serve(daemon, server, started=started, stopping=stop_publishing)
 
 
 def user_database(environ: Mapping[str, str] = os.environ) -> str:

@@ -19,6 +19,7 @@ from firmware_host.cli.game import (
     run_play,
     run_position,
 )
+from firmware_host.cli.live import broker_url, run_live
 from firmware_host.cli.nest import run_calibrate, run_run, run_sim, run_wiring
 from firmware_host.cli.records import run_export, run_games, run_import
 from firmware_host.cli.replay import run_referee
@@ -214,6 +215,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(run=run_sim)
     daemon.set_defaults(run=run_run)
+
+    live = commands.add_parser("live", help="every game on an MQTT broker at once, on a web page (live boards)")
+    live.add_argument(
+        "--broker", type=broker_url, metavar="URL", help="mqtt://[user@]host[:port] or mqtts://... (default: [broker])"
+    )
+    live.add_argument("--config", metavar="FILE", help="a config: its [broker], [web] hosts and [logging]")
+    live.add_argument(
+        "--host", type=_host, default="127.0.0.1", help="the address to serve on (default 127.0.0.1; 0.0.0.0: all)"
+    )
+    live.add_argument("--port", type=_port, default=8090, help="the port (default 8090; 0: any free one)")
+    live.set_defaults(run=run_live)
 
     calibrate = commands.add_parser(
         "calibrate", parents=[board], help="walk over the nest to map each cell to its switch (--mock: a rehearsal)"

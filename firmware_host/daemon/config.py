@@ -39,6 +39,7 @@ UART_PINS = {14: "sensors: UART TXD (to the Pico's RX)", 15: "sensors: UART RXD 
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART, on GPIO14 and 15
 BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer with its own oscillator
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
+MAX_LIVE_NAME_CHARS = 40  # as the live boards' messages allow (remote/live.py)
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
 NAME_PATTERN = re.compile(r"[a-z0-9_]+")  # a game's name, as its package's
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
@@ -85,6 +86,16 @@ class Sound:
 
 
 @dataclass(frozen=True)
+class Live:
+    """Live boards: whether this nest ``publish``-es its game to the broker, and the
+    board's ``name`` on the live page ("": the host name, which the publishing nest
+    looks up: :func:`~firmware_host.daemon.live_feed.board_name`)."""
+
+    publish: bool = False
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the daemon needs to know, checked."""
 
@@ -107,6 +118,7 @@ class Config:
     sound: Sound = Sound()
     broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
     remote_nest: str = ""  # this nest's name in remote play ([remote] nest); "": made of the host's name
+    live: Live = Live()
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -250,6 +262,7 @@ class _ConfigReader(TomlChecker):
             sound=self.sound(data["sound"]),
             broker=self.broker(data["broker"]),
             remote_nest=self.remote_nest(data["remote"]),
+            live=self.live(data["live"], data["broker"]),
         )
         self.check_pins(config)
         return config
@@ -344,6 +357,15 @@ class _ConfigReader(TomlChecker):
         if nest and not NEST_PATTERN.fullmatch(nest):
             raise self.fail("remote.nest", f"{nest[:40]!r} is not a nest's name: 8 to 32 of a-z and 0-9")
         return nest
+
+    def live(self, data: dict[str, Any], broker: dict[str, Any]) -> Live:
+        publish = self.boolean(data["publish"], "live.publish")
+        name = self.string(data["name"], "live.name").strip()
+        if len(name) > MAX_LIVE_NAME_CHARS or not name.isprintable():
+            raise self.fail("live.name", f"{name[:60]!r}: up to {MAX_LIVE_NAME_CHARS} printable characters")
+        if publish and not str(broker["url"]).strip():
+            raise self.fail("live.publish", "publishing needs a broker: set broker.url")
+        return Live(publish=publish, name=name)
 
     def sensors(self, data: dict[str, Any]) -> Sensors:
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))

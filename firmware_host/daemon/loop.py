@@ -132,6 +132,7 @@ class Daemon:
             )
         self._own_setups: dict[Side, object] = {}  # what each player's screen gave, for that screen alone
         self._setup_progress: dict[Side, SetupProgress] = {}
+        self._turn_ends: list[Callable[[], None]] = []
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -286,6 +287,8 @@ class Daemon:
         self._set_up_computers()
         self._drive_computer()
         self.outputs.refresh()
+        for ended in self._turn_ends:
+            ended()
         self._quiet_until = self._next_due(now)
 
     def _is_quiet(self, updates: list[ScanUpdate]) -> bool:
@@ -503,6 +506,13 @@ class Daemon:
         """Have ``listener`` told every cue the daemon sounds (or would, with ``[sound]
         enabled``), as it sounds it: the page plays them too."""
         self._cue_listeners.append(listener)
+
+    def at_turn_end(self, callback: Callable[[], None]) -> None:
+        """Have ``callback`` called at the end of every turn of the loop, in its thread
+        (the live board's feed takes its snapshot there, once a turn's signals are all
+        announced); it must be quick, and catch its own errors."""
+        self._turn_ends.append(callback)
+        self._quiet_until = 0  # its first call: at the end of the next turn, a whole one
 
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""

@@ -176,3 +176,21 @@ class PinAttempts:
 
 class PinRefusedError(NestrefError, ValueError):
     """A PIN not taken: wrong, or given too often; the message says which."""
+
+
+def is_allowed_host(host: str, *, serving: str, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` names a server on ``serving`` known by ``names``:
+    one of the names, a loopback address, the address served, or any address for a
+    server on every address (which no page can rebind). The spectator page's
+    :meth:`~firmware_host.web.server.WebServer.is_allowed_host` and the live boards'
+    page both ask it."""
+    name = host_name(host)
+    if name is None:
+        return False
+    if name in names:
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return serving in WILDCARDS or address.is_loopback or address == address_or_none(serving)

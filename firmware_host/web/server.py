@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import math
@@ -41,10 +40,9 @@ from firmware_host.referee.signals import Signal
 from firmware_host.web.access import (
     WILDCARDS,
     add_security_headers,
-    address_or_none,
     address_shown,
     bracketed,
-    host_name,
+    is_allowed_host,
     is_loopback,
     is_same_origin,
     names_in,
@@ -123,6 +121,7 @@ class WebServer:
         self._acting = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self._frames: asyncio.Task[None] | None = None
+        self.live_boards = False  # a "Live boards" panel (web/live.py serves it, when [broker] is set)
         game = daemon.config.game
         self._choices = Choices(
             frozenset(game.board.cells), game.lineups, tuple(daemon.config.buttons), len(game.computer_levels)
@@ -188,16 +187,7 @@ class WebServer:
         every address: any address, which no page can rebind), ``localhost``, or a name
         given in the config (``[web] hosts``). A page on another name that resolves here
         (DNS rebinding) is refused."""
-        name = host_name(host)
-        if name is None:
-            return False
-        if name in self._host_names:
-            return True
-        try:
-            address = ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return self.host in WILDCARDS or address.is_loopback or address == address_or_none(self.host)
+        return is_allowed_host(host, serving=self.host, names=self._host_names)
 
     @web.middleware
     async def _only_allowed_hosts(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -252,6 +242,7 @@ class WebServer:
         return {
             "type": "hello",
             "mode": "sim" if self.table is not None else "spectator",
+            "live_boards": self.live_boards,
             "can_act": self.may_act(page),
             "pin_required": self.pin is not None,
             "game": self.daemon.config.game.for_page(),
