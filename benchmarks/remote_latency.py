@@ -40,6 +40,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from benchmarks.stats import percentile
+from firmware_host.daemon.config import load_config
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
 from firmware_host.remote.broker import BrokerSettings
@@ -265,7 +266,7 @@ def daemons(broker: Broker, plies: int, idle_s: float) -> tuple[list[float], flo
                 board.push(move)
             time.sleep(31.0 if idle_s >= 10 else 0.5)  # the fast scanning after a move ends (ACTIVE_S)
             paired = _process_cpu(idle_s) / 2
-            move = _quiet_step(board, chooser)  # one more, to a nest gone idle (scanning at 50 Hz)
+            move = _quiet_step(board, chooser)  # one more, to a nest gone idle (scanning at its idle rate)
             from_idle = _ply(nests[board.turn], nests[board.turn.opponent], move) if move is not None else None
         finally:
             red.close()
@@ -344,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         idle_shown = f"{from_idle:.2f} ms" if from_idle is not None else "none (the line ended)"
         print(
             f"through two daemons: move accepted to display median {d_median:.2f} ms, p99 {d_p99:.2f} ms"
-            f" over {len(daemon_timings)} moves; {idle_shown} to a nest idle (50 Hz)"
+            f" over {len(daemon_timings)} moves; {idle_shown} to a nest idle"
+            f" ({load_config(None).sensors.idle_scan_hz} Hz)"
         )
         print(
             f"a daemon idle: {unpaired:.3f} % of a core unpaired (the reference), {paired:.3f} % with the link up"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from benchmarks import perft_speed
+from firmware_host.daemon.config import load_config
 
 
 def test_the_benchmark_reports_both_engines_and_the_ratio(capsys):
@@ -50,7 +51,8 @@ def test_the_daemon_benchmark_reports_its_figures_and_every_budget(capsys):
     assert daemon_speed.main(["--idle-seconds", "0.5", "--games", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("one full matrix scan") and "(the reference); ratio " in lines[1]
-    assert lines[2].startswith("idle daemon (50 Hz): CPU ") and "ratio to the plain loop " in lines[2]
+    idle_hz = load_config(None).sensors.idle_scan_hz
+    assert lines[2].startswith(f"idle daemon ({idle_hz} Hz): CPU ") and "ratio to the plain loop " in lines[2]
     assert lines[3].startswith("daemon in play (200 Hz): CPU ")
     assert lines[4].startswith("switch to command") and "after a move is recorded" in lines[4]
     assert lines[5].startswith("daemon start -> first frame on the OLED: ")
@@ -121,7 +123,7 @@ def test_the_remote_play_benchmark_reports_its_figures(capsys):
     assert lines[2].startswith("bare MQTT message of ")
     assert lines[3].startswith("ratio (median move to display / median bare message): ")
     assert lines[5].startswith("through two daemons: move accepted to display median ") and "over 2 moves" in lines[5]
-    assert lines[5].endswith("ms to a nest idle (50 Hz)")
+    assert lines[5].endswith(f"ms to a nest idle ({load_config(None).sensors.idle_scan_hz} Hz)")
     assert lines[6].startswith("a daemon idle: ") and "with the link up" in lines[6]
     assert lines[4].startswith("idle, link up: CPU ")
     assert lines[-1].startswith("budget: ")

@@ -102,7 +102,11 @@ class Daemon:
         self._recorded: RecordedGame | None = None  # the last game as read from the record
         self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-        self._posted = threading.Event()  # a command posted: run_alone's wait ends early
+        # Released by post(), held otherwise: run_alone's wait on it ends early when
+        # something is posted. A bare lock's timed acquire is one call, as a plain sleep
+        # is; an Event's wait runs a dozen lines of Python at every wake-up.
+        self._posted = threading.Lock()
+        self._posted.acquire()
         self._asleep: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None  # run()'s sleep
         self._pin_buttons: PinButtons | None = None
         self.switch_map = SwitchMap(config.matrix, config.game.board)
@@ -195,10 +199,9 @@ class Daemon:
         the next scan: an idle nest scans at 50 Hz, which would add up to 20 ms."""
         next_at = self.clock()
         while not stop.is_set():
-            self._posted.clear()  # before the turn: what is posted during it wakes the next
             self.turn()
             next_at = max(next_at + self.period(), self.clock())
-            self._posted.wait(max(0.0, next_at - self.clock()))
+            self._posted.acquire(timeout=max(0.0, next_at - self.clock()))  # (posted during the turn: at once)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
@@ -208,7 +211,7 @@ class Daemon:
         next_at = self.clock()
         try:
             while not stop.is_set():
-                self._posted.clear()
+                self._posted.acquire(blocking=False)  # a post before this turn: this turn takes it
                 self.turn()
                 next_at = max(next_at + self.period(), self.clock())
                 # asyncio.sleep's own way (a future and a timer), so that something posted
@@ -216,7 +219,7 @@ class Daemon:
                 # period, and no task is made a turn (as waiting on an event would).
                 asleep = loop.create_future()
                 self._asleep = (loop, asleep)
-                if self._posted.is_set():  # posted during the turn
+                if self._posted.acquire(blocking=False):  # posted during the turn
                     asleep.set_result(None)
                 timer = loop.call_later(max(0.0, next_at - self.clock()), _wake, asleep)
                 await asleep
@@ -230,10 +233,13 @@ class Daemon:
         """Seconds to the next turn: ``scan_hz`` while a move is under way (a piece in
         a hand) or the switches changed in the last ``ACTIVE_S``; ``idle_scan_hz`` once
         the nest is still (a move starts with a lift or a slide, seen within one idle
-        period; fast scanning then catches a capture's flickers)."""
+        period; fast scanning then catches a capture's flickers). A tune playing is
+        played at the fast rate too: its notes are some tens of ms."""
         sensors = self.config.sensors
-        active = self.clock() - self._last_activity < ACTIVE_S or (
-            self.service is not None and self.service.referee.move_in_progress
+        active = (
+            self.clock() - self._last_activity < ACTIVE_S
+            or (self.service is not None and self.service.referee.move_in_progress)
+            or self.outputs.is_sounding
         )
         return 1 / (sensors.scan_hz if active else sensors.idle_scan_hz)
 
@@ -302,21 +308,37 @@ class Daemon:
 
     def _next_due(self, now: int) -> float:
         """Until when (referee ms) turns may be quiet: the first time something is due
-        by itself — a referee deadline, a button's hold, a blink, a note, the record's
-        next try — and never while the computer is wanted or the referee is not
-        running (a game's start, a pause)."""
+        by itself — a referee deadline, a button's hold, a note, the record's next try,
+        the link's tick, a blink — and never while the computer is wanted or the
+        referee is not running (a game's start, a pause)."""
         service = self.service
-        if service is None or self._paused or not self._self_tested or service.referee.wants_computer_move:
+        if (
+            service is None
+            or self._paused
+            or not self._self_tested
+            or service.referee.wants_computer_move
+            or self._computer_setup_wanted()
+        ):
             return now
         times = [service.next_deadline(now)]
         held = self.gestures.next_deadline()
         if held is not None:
             times.append(int(held * 1000))
-        moment = self.clock()  # the lights' and the link's times are the loop's clock's
-        for then in (self.outputs.next_change(), self.remote.next_turn() if self.remote is not None else None):
-            if then is not None:
-                times.append(now + max(0, int((then - moment) * 1000)))
-        return min((time for time in times if time is not None), default=math.inf)
+        if self.outputs.is_sounding:
+            times.append(now)
+        tick = self.remote.next_turn() if self.remote is not None else None
+        if tick is not None:
+            times.append(self._in_referee_ms(tick, now))
+        return min(min((time for time in times if time is not None), default=math.inf), self._blink_due(now))
+
+    def _blink_due(self, now: int) -> float:
+        """When a light next turns on or off by its blinking (referee ms; inf: none blinks)."""
+        blink = self.outputs.next_change()
+        return math.inf if blink is None else self._in_referee_ms(blink, now)
+
+    def _in_referee_ms(self, moment: float, now: int) -> int:
+        """``moment`` of the loop's clock (the lights' and the link's), in referee ms."""
+        return now + max(0, int((moment - self.clock()) * 1000))
 
     def restart(self) -> None:
         """Start the referee again from what the record holds (after a bug), with what
@@ -330,7 +352,8 @@ class Daemon:
     def post(self, command: Callable[[], None]) -> None:
         """Run ``command`` in the loop's next turn; safe from any thread."""
         self._commands.put(command)
-        self._posted.set()
+        with contextlib.suppress(RuntimeError):  # released already: the loop is woken anyway
+            self._posted.release()
         asleep = self._asleep
         if asleep is not None:  # run() sleeps in asyncio: woken through its loop
             asleep[0].call_soon_threadsafe(_wake, asleep[1])
@@ -589,10 +612,7 @@ class Daemon:
         game = self.config.game
         if not isinstance(game, HiddenPieces) or self.service is None or self._paused:
             return
-        for side in self.presenter.computers:
-            progress = self._setup_progress.get(side)
-            if progress is None or progress.state is not SetupState.WAITING:
-                continue
+        for side in self._computer_sides_to_set_up():
             setup = game.computer_setup(side, self._seed + self.presenter.number)
             try:
                 self._publish(self.service.give_setup(setup, self.now_ms()))
@@ -601,6 +621,17 @@ class Daemon:
                 self._setup_progress.pop(side, None)  # not asked again until the referee says so
             else:
                 logger.info("the computer's side is set up", extra={"fields": {"side": side.label}})
+
+    def _computer_sides_to_set_up(self) -> list[Side]:
+        """The computer's sides the referee waits for a set-up of."""
+        return [
+            side
+            for side in self.presenter.computers
+            if (progress := self._setup_progress.get(side)) is not None and progress.state is SetupState.WAITING
+        ]
+
+    def _computer_setup_wanted(self) -> bool:
+        return isinstance(self.config.game, HiddenPieces) and bool(self._computer_sides_to_set_up())
 
     def _setup_service(self) -> RefereeService:
         if players_set_up(self.config.game) is None:

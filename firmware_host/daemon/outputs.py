@@ -43,12 +43,15 @@ class Outputs:
         if sounder is not None:
             self._sounding = bool(self._output("buzzer", lambda: sounder.refresh(now)))
 
+    @property
+    def is_sounding(self) -> bool:
+        """Whether a tune was still playing at the last :meth:`refresh` (or was just begun)."""
+        return self._sounding
+
     def next_change(self) -> float | None:
-        """When :meth:`refresh` next has something to do (the loop's clock, seconds): a
-        light's blink, or now while a tune plays; None if nothing changes by itself."""
+        """When a light next turns on or off by its blinking (the loop's clock, seconds);
+        None if none blinks."""
         now = self.clock()
-        if self._sounding:
-            return now
         status, cells = self.devices.status_lights, self.devices.cell_lights
         changes = (
             status.next_change(now) if status is not None else None,
