@@ -196,7 +196,7 @@ class Daemon:
         asyncio loop's wake-up (benchmarks/daemon_speed.py), which counts 200 times a
         second. ``stop`` is seen within one scan period. Something posted (the other
         nest's move, a button on a pin, the computer's choice) wakes it at once, not at
-        the next scan: an idle nest scans at 50 Hz, which would add up to 20 ms."""
+        the next scan: an idle nest scans at 20 Hz, which would add up to 50 ms."""
         next_at = self.clock()
         while not stop.is_set():
             self.turn()
