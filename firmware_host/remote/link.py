@@ -48,6 +48,27 @@ def close_sockets(client: mqtt.Client) -> None:
     client._reset_sockets()
 
 
+def new_client(settings: BrokerSettings, client_id: str) -> mqtt.Client:
+    """A paho client for ``settings``: MQTT 3.1.1, a clean session, the login and TLS
+    they give, reconnecting by itself (1 s doubling to 10 s) once started."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311, clean_session=True)
+    if settings.username is not None:
+        client.username_pw_set(settings.username, settings.password)
+    if settings.tls:
+        client.tls_set(ca_certs=settings.ca_file, cert_reqs=ssl.CERT_REQUIRED)
+    client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+    return client
+
+
+def send_at_once(client: mqtt.Client) -> None:
+    """On a connection just made: each small message is sent at once, not held back to
+    be joined with the next (Nagle's algorithm would add up to 40 ms against the
+    broker's delayed ack)."""
+    connection = client.socket()
+    if isinstance(connection, socket.socket):
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def game_topic(code: str, *parts: str) -> str:
     """``nestref/<code>/<parts...>``."""
     return "/".join((TOPIC_ROOT, code, *parts))
@@ -85,18 +106,8 @@ class MqttLink:
         self.nest = nest
         self._on_message = on_message
         self._on_connection = on_connection
-        self._client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"nestref-{code}-{nest}",
-            protocol=mqtt.MQTTv311,
-            clean_session=True,
-        )
-        if settings.username is not None:
-            self._client.username_pw_set(settings.username, settings.password)
-        if settings.tls:
-            self._client.tls_set(ca_certs=settings.ca_file, cert_reqs=ssl.CERT_REQUIRED)
+        self._client = new_client(settings, f"nestref-{code}-{nest}")
         self._client.will_set(presence_topic(code, nest), b"0", qos=QOS, retain=True)
-        self._client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
         self._client.on_message = self._received
@@ -136,11 +147,7 @@ class MqttLink:
             logger.warning("the broker %s refused the connection: %s", self.settings.to_text(), reason)
             return
         logger.info("connected to the broker %s", self.settings.to_text())
-        connection = client.socket()
-        if isinstance(connection, socket.socket):
-            # A move is one small message: sent at once, not held back to be joined with
-            # the next (Nagle's algorithm would add up to 40 ms against the broker's delayed ack).
-            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        send_at_once(client)
         client.subscribe(game_topic(self.code, "#"), qos=QOS)
         client.publish(presence_topic(self.code, self.nest), b"1", qos=QOS, retain=True)
         self._on_connection(True)

@@ -32,8 +32,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import socket
-import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -41,12 +39,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Side
 from firmware_host.remote.broker import BrokerSettings
-from firmware_host.remote.link import QOS, RECONNECT_MAX_S, RECONNECT_MIN_S, TOPIC_ROOT, close_sockets
+from firmware_host.remote.link import QOS, TOPIC_ROOT, close_sockets, new_client, send_at_once
 
 logger = logging.getLogger(__name__)
 
@@ -286,24 +283,6 @@ def _refuse_constant(name: str) -> Any:
 # -- the MQTT clients --------------------------------------------------------------------------
 
 
-def _client(settings: BrokerSettings, client_id: str) -> mqtt.Client:
-    """A paho client for ``settings``: TLS and the login as :class:`~.link.MqttLink`'s,
-    reconnecting by itself."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311, clean_session=True)
-    if settings.username is not None:
-        client.username_pw_set(settings.username, settings.password)
-    if settings.tls:
-        client.tls_set(ca_certs=settings.ca_file, cert_reqs=ssl.CERT_REQUIRED)
-    client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
-    return client
-
-
-def _no_delay(client: mqtt.Client) -> None:
-    connection = client.socket()
-    if isinstance(connection, socket.socket):  # one small message, sent at once (see link.py)
-        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
 class LiveBoardPublisher:
     """Publishes one board's states, retained, to ``nestref/live/<board>``.
 
@@ -327,7 +306,7 @@ class LiveBoardPublisher:
         self.topic = live_topic(board)
         self.throttle_s = throttle_s
         self._clock = clock
-        self._client = _client(settings, f"nestref-live-{board}")
+        self._client = new_client(settings, f"nestref-live-{board}")
         self._client.will_set(self.topic, Offline(board).to_bytes(), qos=QOS, retain=True)
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
@@ -414,7 +393,7 @@ class LiveBoardPublisher:
         if reason.is_failure:
             logger.warning("the broker %s refused the live board: %s", self.settings.to_text(), reason)
             return
-        _no_delay(client)
+        send_at_once(client)
         latest = self._latest
         if latest is not None:
             client.publish(self.topic, latest, qos=QOS, retain=True)
@@ -444,7 +423,7 @@ class LiveBoards:
         self._load_game = games
         self._games: dict[str, Game] = {}  # each game loaded once (a few names at most)
         self._on_change = on_change
-        self._client = _client(settings, client_id)
+        self._client = new_client(settings, client_id)
         self._client.on_connect = self._connected
         self._client.on_message = self._received
         self._lock = threading.Lock()

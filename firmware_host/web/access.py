@@ -9,11 +9,12 @@ import ipaddress
 import math
 import secrets
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from firmware_host.errors import NestrefError
 
@@ -194,3 +195,37 @@ def is_allowed_host(host: str, *, serving: str, names: frozenset[str]) -> bool:
     except ValueError:
         return False
     return serving in WILDCARDS or address.is_loopback or address == address_or_none(serving)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def only_allowed_hosts(is_allowed: Callable[[str], bool]) -> Middleware:
+    """aiohttp middleware refusing a request whose ``Host`` ``is_allowed`` refuses
+    (DNS rebinding: a page on another name that resolves here)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not is_allowed(request.headers.get("Host", "")):
+            raise web.HTTPMisdirectedRequest(text="this server does not serve that host name\n")
+        return await handler(request)
+
+    return middleware
+
+
+async def start_site(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """Serve ``app`` on ``host``:``port``: its runner, and the port (the one the system
+    chose, for port 0). Nothing is left open if it cannot be served."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner, int(runner.addresses[0][1]) if runner.addresses else port
+
+
+def page_url(host: str, port: int) -> str:
+    """The page's address for a server on ``host`` (127.0.0.1 for every address)."""
+    return f"http://{'127.0.0.1' if host in WILDCARDS else bracketed(host)}:{port}/"

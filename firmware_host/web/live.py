@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
@@ -27,12 +27,13 @@ from aiohttp import web
 from firmware_host.games import game_names, load_game
 from firmware_host.remote.live import LiveBoards, board_to_page
 from firmware_host.web.access import (
-    WILDCARDS,
     add_security_headers,
-    bracketed,
     is_allowed_host,
     is_same_origin,
     names_in,
+    only_allowed_hosts,
+    page_url,
+    start_site,
 )
 
 logger = logging.getLogger(__name__)
@@ -147,7 +148,9 @@ class LiveServer:
         folder = resources.files("firmware_host.web").joinpath("page")
         self._files = {name: folder.joinpath(name).read_bytes() for name in PAGE_FILES}
         self._runner: web.AppRunner | None = None
-        self.app = web.Application(client_max_size=MAX_PAGE_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
+        self.app = web.Application(
+            client_max_size=MAX_PAGE_MESSAGE_BYTES, middlewares=[only_allowed_hosts(self._is_allowed_host)]
+        )
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/{name}", self._file)
         channel.add_to(self.app)
@@ -155,29 +158,15 @@ class LiveServer:
 
     async def start(self) -> str:
         """Serve; the page's address (with the port the system chose, for port 0)."""
-        self._runner = web.AppRunner(self.app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await self._runner.cleanup()
-            raise
-        if self._runner.addresses:
-            self.port = int(self._runner.addresses[0][1])
-        return f"http://{'127.0.0.1' if self.host in WILDCARDS else bracketed(self.host)}:{self.port}/"
+        self._runner, self.port = await start_site(self.app, self.host, self.port)
+        return page_url(self.host, self.port)
 
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    @web.middleware
-    async def _only_allowed_hosts(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        if not is_allowed_host(request.headers.get("Host", ""), serving=self.host, names=self._host_names):
-            raise web.HTTPMisdirectedRequest(text="this server does not serve that host name\n")
-        return await handler(request)
+    def _is_allowed_host(self, host: str) -> bool:
+        return is_allowed_host(host, serving=self.host, names=self._host_names)
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return self._serve("live.html")

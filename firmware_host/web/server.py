@@ -26,7 +26,7 @@ import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -38,14 +38,15 @@ from firmware_host.daemon.buttons import BUTTON_HELP
 from firmware_host.daemon.tunes import tunes_as_json
 from firmware_host.referee.signals import Signal
 from firmware_host.web.access import (
-    WILDCARDS,
     add_security_headers,
     address_shown,
-    bracketed,
     is_allowed_host,
     is_loopback,
     is_same_origin,
     names_in,
+    only_allowed_hosts,
+    page_url,
+    start_site,
 )
 from firmware_host.web.cues import CueFeed
 from firmware_host.web.history import add_history_routes
@@ -133,7 +134,9 @@ class WebServer:
         self._cues = CueFeed()
         daemon.subscribe_cues(self._cues.add)
         # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
-        self.app = web.Application(client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[self._only_allowed_hosts])
+        self.app = web.Application(
+            client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[only_allowed_hosts(self.is_allowed_host)]
+        )
         self.app.router.add_get("/", self._index)
         self.app.router.add_get("/ws", self._socket)
         add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
@@ -147,22 +150,12 @@ class WebServer:
 
     async def start(self) -> str:
         """Serve; the page's address (with the port the system chose, for port 0)."""
-        self._runner = web.AppRunner(self.app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await self._runner.cleanup()
-            raise
-        addresses = self._runner.addresses  # with the port the system chose, for port 0
-        if addresses:
-            self.port = int(addresses[0][1])
+        self._runner, self.port = await start_site(self.app, self.host, self.port)
         if not is_loopback(self.host):  # players at other machines find the page, and the PIN, on the OLED
             shown = address_shown(self.host)
             self._host_names |= names_in(shown)
             self.daemon.show_address(f"{shown}:{self.port}")
-        return f"http://{'127.0.0.1' if self.host in WILDCARDS else bracketed(self.host)}:{self.port}/"
+        return page_url(self.host, self.port)
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -188,12 +181,6 @@ class WebServer:
         given in the config (``[web] hosts``). A page on another name that resolves here
         (DNS rebinding) is refused."""
         return is_allowed_host(host, serving=self.host, names=self._host_names)
-
-    @web.middleware
-    async def _only_allowed_hosts(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not self.is_allowed_host(request.headers.get("Host", "")):
-            raise web.HTTPMisdirectedRequest(text="this server does not serve that host name\n")
-        return await handler(request)
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return self._serve("index.html")
@@ -445,9 +432,6 @@ class WebServer:
         if not page.socket.closed:
             with contextlib.suppress(ConnectionError, RuntimeError):  # the page has just gone
                 await page.socket.send_str(text)
-
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _encoded(message: Mapping[str, Any]) -> str:
