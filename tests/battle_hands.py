@@ -28,8 +28,7 @@ while the mover moves.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from firmware_host.games.base import Side
 from firmware_host.games.battle import Move, Position, Setup
@@ -37,66 +36,22 @@ from firmware_host.games.battle.army import Movement, StrikeResult
 from firmware_host.games.battle.moves import Rule
 from firmware_host.referee.sensor_log import SensorEvent, write_sensor_log
 from tests.battle_helpers import FIELD, GAME, random_setup
+from tests.hand_model import Switches
 
 ILLEGAL_RULES = frozenset({Rule.OUT_OF_REACH, Rule.NOT_STRAIGHT, Rule.BLOCKED})
 """What an illegal attempt of the hands breaks."""
 
 
 @dataclass
-class BattleHands:
+class BattleHands(Switches):
     """Plays set-ups and moves as sensor events; ``rng`` decides how."""
 
-    rng: random.Random
-    bounce: float = 0.5
-    wobble: float = 0.08
     slide: float = 0.5
     hesitate: float = 0.15
     illegal: float = 0.0
     swap: float = 0.0
-    events: list[SensorEvent] = field(default_factory=list)
-    time_ms: int = 0
-    made: Counter[str] = field(default_factory=Counter)  # the behaviours made, by name
-    _latest: int = 0
 
-    # -- the switches -------------------------------------------------------------------
-
-    def emit(self, at: int, cell: str, occupied: bool) -> None:
-        self.events.append(SensorEvent(at, cell, occupied))
-        self._latest = max(self._latest, at)
-
-    def change(self, cell: str, occupied: bool, at: int, *, settle: bool = False) -> int:
-        """The cell's piece leaves (or arrives) at ``at``, bouncing maybe; returns when
-        the cell is at rest."""
-        self.emit(at, cell, occupied)
-        end = at
-        if self.rng.random() < self.bounce:
-            self.made["bounce"] += 1
-            while True:
-                start = end + self.rng.randint(1, 5)
-                stop = start + self.rng.randint(1, 5)
-                if stop - at > 20:
-                    break
-                self.emit(start, cell, not occupied)
-                self.emit(stop, cell, occupied)
-                end = stop
-        if settle and occupied and self.rng.random() < self.wobble:
-            self.made["wobble"] += 1
-            limit = at + self.rng.randint(40, 250)
-            while True:
-                start = end + self.rng.randint(1, 15)
-                stop = start + self.rng.randint(1, 5)
-                if stop > limit:
-                    break
-                self.emit(start, cell, False)
-                self.emit(stop, cell, True)
-                end = stop
-        return end
-
-    def lift(self, cell: str, at: int) -> int:
-        return self.change(cell, False, at)
-
-    def place(self, cell: str, at: int) -> int:
-        return self.change(cell, True, at, settle=True)
+    # -- time ---------------------------------------------------------------------------
 
     def after(self, low: int, high: int) -> int:
         """A moment ``low`` to ``high`` ms after the nest came to rest."""

@@ -52,31 +52,18 @@ class Window:
 
 
 @dataclass
-class Hand:
-    """Plays moves as sensor events; ``rng`` decides how. The chances are per move."""
+class Switches:
+    """The reed switches under the hands (``spec/hands.md``, "The sensors"): each change
+    made as sensor events, with contact bounce and a settling piece's chatter; what the
+    hands of each game share."""
 
     rng: random.Random
-    nest: Nest = field(default_factory=Nest.default)
     bounce: float = 0.5  # a lift, placing or push-off bounces
     wobble: float = 0.08  # a piece put down chatters as it settles
-    hesitate: float = 0.15  # pieces lifted and put back before the move
-    second_piece: float = 0.125  # another own piece lifted and put back during the move
-    slide: float = 0.5  # a move slid rather than lifted and placed
-    push_flicker: float = 0.7  # the chance that a pushed-off capture leaves an empty reading
-    illegal: float = 0.0  # an illegal attempt, undone, before the move
-    think: tuple[int, int] = (800, 16_000)  # ms between the end of one move and the next
-    fast: bool = False  # short thinking (0.8-2 s): the same hands in less log time
     events: list[SensorEvent] = field(default_factory=list)
     time_ms: int = 0
-    attempts: list[Window] = field(default_factory=list)  # the illegal attempts, made and undone
-    captures: list[tuple[int, Move, Window]] = field(default_factory=list)  # (ply, capture, when)
     made: Counter[str] = field(default_factory=Counter)  # the behaviours made, by name
     _latest: int = 0  # the last event's time
-
-    # -- the switches -------------------------------------------------------------------
-
-    def wait(self, low: int, high: int) -> None:
-        self.time_ms += self.rng.randint(low, high)
 
     def emit(self, at: int, cell: str, occupied: bool) -> None:
         self.events.append(SensorEvent(at, cell, occupied))
@@ -116,6 +103,27 @@ class Hand:
 
     def place(self, cell: str, at: int | None = None) -> int:
         return self.change(cell, True, at, settle=True)
+
+
+@dataclass
+class Hand(Switches):
+    """Plays moves as sensor events; ``rng`` decides how. The chances are per move."""
+
+    nest: Nest = field(default_factory=Nest.default)
+    hesitate: float = 0.15  # pieces lifted and put back before the move
+    second_piece: float = 0.125  # another own piece lifted and put back during the move
+    slide: float = 0.5  # a move slid rather than lifted and placed
+    push_flicker: float = 0.7  # the chance that a pushed-off capture leaves an empty reading
+    illegal: float = 0.0  # an illegal attempt, undone, before the move
+    think: tuple[int, int] = (800, 16_000)  # ms between the end of one move and the next
+    fast: bool = False  # short thinking (0.8-2 s): the same hands in less log time
+    attempts: list[Window] = field(default_factory=list)  # the illegal attempts, made and undone
+    captures: list[tuple[int, Move, Window]] = field(default_factory=list)  # (ply, capture, when)
+
+    # -- time and touches ---------------------------------------------------------------
+
+    def wait(self, low: int, high: int) -> None:
+        self.time_ms += self.rng.randint(low, high)
 
     def touch(self, cell: str, hold: tuple[int, int] = (300, 1500)) -> int:
         """Lift the piece on ``cell`` now and put it back; returns when it rests again."""
