@@ -1,11 +1,13 @@
 """Test settings for the whole suite, and the fixtures several test modules share."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from firmware_host.daemon.config import load_config
+from tests.broker import Broker
 from tests.sim_helpers import Running, simulated
 
 # Hypothesis must never fail a test for being slow on a busy machine: no deadline.
@@ -19,3 +21,14 @@ async def running() -> AsyncIterator[Running]:
     the simulator's web server (not serving: pages connect through aiohttp's test client)."""
     async with simulated(load_config(None)) as running:
         yield running
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    """A real Mosquitto of the test's own, plain, on a free port of 127.0.0.1 (its files
+    in ``tmp_path / "broker"``); stopped after the test."""
+    broker = Broker(tmp_path / "broker")
+    broker.folder.mkdir()
+    broker.start()
+    yield broker
+    broker.stop()

@@ -16,10 +16,9 @@ from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 
 from firmware_host.games.battle import Field
 from tests.test_sim_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
     Simulator,
+    browser,
     cell,
     console_errors,
     lift,
@@ -29,19 +28,10 @@ from tests.test_sim_browser import (
     put,
 )
 
+__all__ = ["browser"]  # the shared browser fixture, used here
+
 FIELD = Field.default()
 RANK_NAMES = [rank.name for rank in FIELD.army]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM.exists(), f"the page's tests need Debian's chromium at {CHROMIUM}: run sh .ci/chromium"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 class BattleSimulator(Simulator):

@@ -47,14 +47,6 @@ TIMEOUT_S = 20.0
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    broker = Broker(tmp_path)
-    broker.start()
-    yield broker
-    broker.stop()
-
-
 class CountingBoards(LiveBoards):
     """The collector, telling the test of every message taken in, dropped ones too."""
 

@@ -11,19 +11,19 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, expect
 
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
 from firmware_host.remote.broker import BrokerSettings
 from firmware_host.remote.live import LiveBoard, LiveBoardPublisher
-from tests.broker import Broker, free_port
+from tests.broker import free_port
 from tests.test_live_boards import Collector
-from tests.test_sim_browser import CHROMIUM, CHROMIUM_ARGS, console_errors
+from tests.test_sim_browser import browser, console_errors
+
+__all__ = ["browser"]  # the shared browser fixture, used here
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
 START_S = 30
@@ -73,23 +73,6 @@ class Command:
         self._reader.join(timeout=5)
         assert self.process.stdout is not None
         self.process.stdout.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), f"the page's tests need Debian's chromium at {CHROMIUM}: run sh .ci/chromium"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    broker = Broker(tmp_path)
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def opening(board: str, name: str, *moves: str) -> LiveBoard:

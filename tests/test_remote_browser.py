@@ -7,83 +7,34 @@ on the same file: it resumes the set, and the game goes on."""
 from __future__ import annotations
 
 import os
-import queue
 import re
 import signal
-import subprocess
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.broker import Broker
-from tests.test_sim_browser import NESTREF, START_S, browser, console_errors, move_by_hand, moves, oled
+from tests.test_sim_browser import Simulator, browser, console_errors, move_by_hand, moves, oled
 
 __all__ = ["browser"]  # the module's browser fixture, shared
 
 
-class RemoteSimulator:
-    """``nestref sim --broker URL --db FILE`` in a subprocess, on a free port."""
+class RemoteSimulator(Simulator):
+    """``nestref sim --broker URL --db FILE`` in a subprocess, on a free port, its games
+    in ``folder``."""
 
     def __init__(self, folder: Path, broker_url: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        self.folder = folder
-        self.stderr = (folder / "sim.stderr").open("a+", encoding="utf-8")
-        command = [NESTREF, "sim", "--port", "0", "--no-browser", "--db", str(folder / "games.sqlite")]
-        self.process = subprocess.Popen(
-            [*command, "--broker", broker_url], cwd=folder, stdout=subprocess.PIPE, stderr=self.stderr, text=True
-        )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.url = self._wait_for_url()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line)
-        self._lines.put(None)
-
-    def _wait_for_url(self) -> str:
-        url = ""
-        while True:
-            try:
-                line = self._lines.get(timeout=START_S)
-            except queue.Empty:
-                line = None
-            if line is None:
-                self.stderr.seek(0)
-                raise AssertionError(f"nestref sim printed no address; its stderr:\n{self.stderr.read()[-3000:]}")
-            if match := re.match(r"Simulator: (http://\S+/)", line):
-                url = match.group(1)
-            if line.startswith("Ctrl-C stops it."):
-                return url
+        super().__init__(folder, db=str(folder / "games.sqlite"), options=("--broker", broker_url))
 
     def kill(self) -> None:
         """Gone at once, as at a power cut: SIGKILL, nothing cleaned up."""
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
+        self._reader.join(timeout=5)
         assert self.process.stdout is not None
         self.process.stdout.close()
         self.stderr.close()
-
-    def close(self) -> None:
-        if self.process.returncode is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            assert self.process.stdout is not None
-            self.process.stdout.close()
-            self.stderr.close()
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    broker = Broker(tmp_path / "broker")
-    broker.folder.mkdir()
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def open_tab(browser: Browser, url: str) -> tuple[Page, list[str]]:

@@ -9,7 +9,6 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -56,14 +55,6 @@ class Nest:
             found = next(event for event in self.events if isinstance(event, kind))
             self.events.remove(found)
             return found
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    broker = Broker(tmp_path)
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def paired(settings: BrokerSettings, code: str = "K7P2QX") -> tuple[Nest, Nest]:

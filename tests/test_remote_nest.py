@@ -26,15 +26,6 @@ from tests.remote_nests import RemoteRig, paired_rigs, play_move, side_of, until
 
 
 @pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    broker = Broker(tmp_path / "broker")
-    broker.folder.mkdir()
-    broker.start()
-    yield broker
-    broker.stop()
-
-
-@pytest.fixture
 def rigs(tmp_path: Path, broker: Broker) -> Iterator[tuple[RemoteRig, RemoteRig]]:
     red, blue = paired_rigs(tmp_path, broker.url)
     yield red, blue
