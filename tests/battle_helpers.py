@@ -12,7 +12,7 @@ from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.pieces import Piece
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import Signal
-from tests.referee_helpers import settle
+from tests.referee_helpers import TimedReferee
 
 GAME: BattleGame = load(None)
 FIELD: Field = GAME.field
@@ -37,7 +37,7 @@ def position_of(pieces: dict[str, str], turn: Side = Side.RED) -> Position:
     return Position(FIELD, found, turn)
 
 
-class BattleNest:
+class BattleNest(TimedReferee):
     """A referee of the battle game on an empty nest at 0 ms, waiting for the players'
     set-ups; :meth:`put` and :meth:`lift` act on cells ``gap`` ms apart."""
 
@@ -87,20 +87,6 @@ class BattleNest:
 
     def lift(self, *cells: str, gap: int = 300) -> list[Signal]:
         return self._change(cells, False, gap)
-
-    def wait(self, ms: int) -> list[Signal]:
-        self.time += ms
-        signals = self.referee.tick(self.time)
-        self.signals += signals
-        return signals
-
-    def settle(self) -> list[Signal]:
-        signals = settle(self.referee, on_tick=self._reach)
-        self.signals += signals
-        return signals
-
-    def _reach(self, due: int) -> None:
-        self.time = max(self.time, due)
 
     def give(self, setup: Setup) -> list[Signal]:
         self.time += 100

@@ -67,7 +67,31 @@ def random_game(rng: random.Random, lineup: str, plies: int) -> tuple[Position, 
     return start, random_moves(rng, start, plies)
 
 
-class Table:
+class TimedReferee:
+    """A referee under test and the time of its log: what the tables of both games do
+    alike (``referee``, ``signals`` and ``time`` set by the one made)."""
+
+    referee: Referee
+    signals: list[Signal]
+    time: int
+
+    def wait(self, ms: int) -> list[Signal]:
+        self.time += ms
+        signals = self.referee.tick(self.time)
+        self.signals += signals
+        return signals
+
+    def settle(self) -> list[Signal]:
+        """Let time pass until nothing is pending."""
+        signals = settle(self.referee, on_tick=self._reach)
+        self.signals += signals
+        return signals
+
+    def _reach(self, due: int) -> None:
+        self.time = max(self.time, due)
+
+
+class Table(TimedReferee):
     """A nest under test: a referee and a clock; hands act with :meth:`do`.
 
     ``do("c3- c4+")`` makes the changes 300 ms apart; ``+N`` in the list waits N ms
@@ -89,21 +113,6 @@ class Table:
             self.time += gap
         self.signals += signals
         return signals
-
-    def wait(self, ms: int) -> list[Signal]:
-        self.time += ms
-        signals = self.referee.tick(self.time)
-        self.signals += signals
-        return signals
-
-    def settle(self) -> list[Signal]:
-        """Let time pass until nothing is pending."""
-        signals = settle(self.referee, on_tick=self._reach)
-        self.signals += signals
-        return signals
-
-    def _reach(self, due: int) -> None:
-        self.time = max(self.time, due)
 
     def moves(self) -> list[str]:
         return accepted(self.signals)
