@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
-from benchmarks.stats import percentile
+from benchmarks.stats import percentile, timed_ms
 from firmware_host.daemon import Daemon, open_devices
 from firmware_host.daemon.config import load_config
 from firmware_host.games.cuckoo.rules import Position
@@ -131,26 +131,17 @@ def scan_through_devices(rows: list[Any], columns: list[Any]) -> frozenset[tuple
     return frozenset(closed)
 
 
-def timed(scan: Callable[[], object], rounds: int) -> list[float]:
-    times = []
-    for _ in range(rounds):
-        began = time.perf_counter_ns()
-        scan()
-        times.append((time.perf_counter_ns() - began) / 1e6)
-    return times
-
-
 def scan_times(config: Any, rounds: int = 2000) -> tuple[list[float], list[float]]:
     """One scan's time in ms, through the pin layer and through devices (same pins)."""
     factory, _ = lineup_matrix(config)
     matrix = GpioMatrix(config.sensors.rows, config.sensors.columns, pin_factory=factory)
     expected = matrix.scan()
-    through_pins = timed(matrix.scan, rounds)
+    through_pins = timed_ms(matrix.scan, rounds)
     matrix.close()
     rows = [DigitalOutputDevice(pin, initial_value=True, pin_factory=factory) for pin in config.sensors.rows]
     columns = [DigitalInputDevice(pin, pull_up=True, pin_factory=factory) for pin in config.sensors.columns]
     assert scan_through_devices(rows, columns) == expected  # the same reading, or no comparison
-    through_devices = timed(lambda: scan_through_devices(rows, columns), rounds)
+    through_devices = timed_ms(lambda: scan_through_devices(rows, columns), rounds)
     for device in (*rows, *columns):
         device.close()
     return through_pins, through_devices

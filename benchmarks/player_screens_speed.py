@@ -22,10 +22,8 @@ import json
 import platform
 import random
 import statistics
-import time
-from collections.abc import Callable
 
-from benchmarks.stats import percentile
+from benchmarks.stats import percentile, timed_ms
 from firmware_host.daemon.config import load_config
 from firmware_host.games.base import Side
 from firmware_host.web.server import WebServer
@@ -35,16 +33,6 @@ RATIO_BUDGET = 20.0  # frames a second
 CACHED_RATIO_BUDGET = 0.1
 CHANGE_BUDGET_MS = 0.5
 PLIES = 30  # into a game: pieces moved, some struck
-
-
-def timed(action: Callable[[], object], rounds: int) -> list[float]:
-    """Milliseconds per call of ``action``, ``rounds`` times."""
-    times = []
-    for _ in range(rounds):
-        began = time.perf_counter_ns()
-        action()
-        times.append((time.perf_counter_ns() - began) / 1e6)
-    return times
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,9 +71,9 @@ def main(argv: list[str] | None = None) -> int:
             server._common_messages(daemon.snapshot())
 
         assert len(players.private_messages(public)) == 2
-        changes = timed(change, args.rounds)
-        frames = timed(frame, args.rounds)
-        shared = timed(shared_frame, args.rounds)
+        changes = timed_ms(change, args.rounds)
+        frames = timed_ms(frame, args.rounds)
+        shared = timed_ms(shared_frame, args.rounds)
     finally:
         daemon.close()
         simulation.nest.close()

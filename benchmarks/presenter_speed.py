@@ -19,12 +19,12 @@ Run it from the repository's root (it imports ``tests.test_display``).
 from __future__ import annotations
 
 import argparse
+import functools
 import platform
 import statistics
 import sys
-import time
 
-from benchmarks.stats import percentile
+from benchmarks.stats import percentile, timed_ms
 from firmware_host.daemon.presenter import Presenter
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Nest
@@ -33,17 +33,6 @@ from tests.test_display import scenes
 
 RATIO_BUDGET = 1.0
 SCREEN_BUDGET_MS = 0.5
-
-
-def timed(action: object, rounds: int) -> list[float]:
-    """Milliseconds per call of ``action`` (a callable), ``rounds`` times."""
-    assert callable(action)
-    times = []
-    for _ in range(rounds):
-        began = time.perf_counter_ns()
-        action()
-        times.append((time.perf_counter_ns() - began) / 1e6)
-    return times
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         for signal in signals:
             presenter.apply(signal)
         screen = presenter.screen()
-        words = timed(presenter.screen, args.rounds)
-        drawn = timed(lambda screen=screen: render(screen), args.rounds)
+        words = timed_ms(presenter.screen, args.rounds)
+        drawn = timed_ms(functools.partial(render, screen), args.rounds)
         wording += words
         drawing += drawn
         dearest = max(dearest, statistics.median(words))

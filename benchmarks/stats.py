@@ -20,6 +20,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def timed_ms(action: Callable[[], object], rounds: int) -> list[float]:
+    """Milliseconds per call of ``action``, ``rounds`` times."""
+    times = []
+    for _ in range(rounds):
+        began = time.perf_counter_ns()
+        action()
+        times.append((time.perf_counter_ns() - began) / 1e6)
+    return times
+
+
 def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95 % Wilson score interval of a proportion ``score / games`` (a draw may
     count as half a point: the interval is then approximate).
