@@ -10,41 +10,22 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.daemon import Daemon
-from firmware_host.daemon.config import load_config
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_play import RemotePlay, RemoteStage
 from firmware_host.games.cuckoo.rules import Move, Position, Side
-from sim.mock_devices import open_mock_devices
 from tests.hand_model import Hand
+from tests.test_daemon import Rig
 
 WAIT_S = 20.0  # real seconds a step may take through the broker
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class RemoteRig:
-    """One nest: a daemon on mock hardware, its games in its own SQLite file."""
+class RemoteRig(Rig):
+    """One nest: a daemon on mock hardware (tests.test_daemon's rig), its games in its
+    own SQLite file, paired through the broker at ``broker_url``."""
 
     def __init__(self, folder: Path, broker_url: str, nest: str, *, seed: int, extra: str = "") -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        config_path = folder / "config.toml"
-        config_path.write_text(
-            f'[storage]\ndatabase = "{folder / "games.sqlite"}"\n[broker]\nurl = "{broker_url}"\n'
-            f'[remote]\nnest = "{nest}"\n{extra}',
-            encoding="utf-8",
-        )
-        self.config = load_config(config_path)
-        self.devices, self.switches = open_mock_devices(self.config)
-        self.clock = Clock()
-        self.daemon = Daemon(self.config, self.devices, clock=self.clock, wall_clock=lambda: 1_800_000_000.0)
-        self.cells = dict(self.config.matrix)
+        super().__init__(folder, f'[broker]\nurl = "{broker_url}"\n[remote]\nnest = "{nest}"\n{extra}')
         self.hand = Hand(random.Random(seed), fast=True)
 
     @property
@@ -52,29 +33,9 @@ class RemoteRig:
         assert self.daemon.remote is not None
         return self.daemon.remote
 
-    def show(self, position: Position) -> None:
-        self.switches.set_all(self.cells[cell] for cell in position.occupied())
-
-    def start(self, position: Position) -> None:
-        self.show(position)
-        self.daemon.start()
-        self.run_for(0.1)
-
-    def run_for(self, seconds: float) -> None:
-        end = self.clock.now + seconds
-        while self.clock.now < end:
-            self.clock.now += self.daemon.period()
-            self.daemon.turn()
-
     def turn(self) -> None:
         self.clock.now += 0.005
         self.daemon.turn()
-
-    def press(self, button: str, seconds: float = 0.2) -> None:
-        self.switches.set(self.cells[button], True)
-        self.run_for(seconds)
-        self.switches.set(self.cells[button], False)
-        self.run_for(0.1)
 
     def make(self, move: Move) -> None:
         """The hands make ``move`` on this nest's switches, at the hand model's pace."""

@@ -71,7 +71,10 @@ class Rig:
         """The nest holds exactly ``position``'s pieces."""
         self.switches.set_all(self.cells[cell] for cell in position.occupied())
 
-    def start(self) -> None:
+    def start(self, position: Position | None = None) -> None:
+        """Start the daemon (the nest showing ``position`` first, if given)."""
+        if position is not None:
+            self.show(position)
         self.daemon.start()
         self.run_for(0.1)
 
