@@ -18,6 +18,8 @@ const history = {
 };
 window.nestref.history = history; // for the tests and curious users
 
+const NO_GAMES = "No games in the record yet.";
+
 function say(words) {
   $("history-status").textContent = words;
 }
@@ -72,7 +74,9 @@ function renderList() {
     return row;
   });
   $("history-list").tBodies[0].replaceChildren(...rows);
-  if (!history.replay) say(rows.length ? "" : "No games in the record yet.");
+  // Only its own words: a refusal of the address's game, said before the list came, stays.
+  if (!history.replay && !rows.length) say(NO_GAMES);
+  else if ($("history-status").textContent === NO_GAMES) say("");
 }
 
 async function openGame(idText) {
