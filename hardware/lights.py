@@ -70,17 +70,24 @@ class CellLights:
     def __init__(self, device: Any, mapping: Mapping[str, tuple[int, int]]) -> None:
         self.device = device
         self.mapping = dict(mapping)
-        self._cells: dict[str, Blink] = {}
+        # What show() was given, grouped by how the cells blink (the cells with an LED
+        # only): a refresh, every turn of the loop, then looks at each way once, not
+        # at each cell.
+        self._groups: tuple[tuple[Blink, frozenset[str]], ...] = ()
         self._lit: frozenset[str] | None = None
         self.frames = 0
 
     def show(self, cells: Mapping[str, Blink], now: float) -> None:
-        self._cells = dict(cells)
+        groups: dict[Blink, set[str]] = {}
+        for cell, blink in cells.items():
+            if cell in self.mapping and blink is not Blink.OFF:
+                groups.setdefault(blink, set()).add(cell)
+        self._groups = tuple((blink, frozenset(group)) for blink, group in groups.items())
         self.refresh(now)
 
     def refresh(self, now: float) -> bool:
         """Draw the cells lit at ``now``, if that changed; whether it drew."""
-        lit = frozenset(cell for cell, blink in self._cells.items() if blink.is_lit(now) and cell in self.mapping)
+        lit = frozenset().union(*(group for blink, group in self._groups if blink.is_lit(now)))
         if lit == self._lit:
             return False
         with canvas(self.device) as draw:
@@ -92,7 +99,7 @@ class CellLights:
 
     def next_change(self, now: float) -> float | None:
         """When a cell's light next turns on or off by its blinking (None: none blinks)."""
-        return next_change((blink for cell, blink in self._cells.items() if cell in self.mapping), now)
+        return next_change((blink for blink, _ in self._groups), now)
 
     def lit(self) -> frozenset[str]:
         """The cells whose LED is on now."""

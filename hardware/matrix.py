@@ -9,13 +9,17 @@ turn. The scan reports what it read; debouncing is the referee's job.
 The pins are claimed and released as gpiozero devices (so that a pin in use is refused
 as everywhere else), but a scan reads and drives them through gpiozero's pin layer:
 one property per pin, where a device's ``is_active`` goes through four calls more and
-a row's ``on()`` stops a blink under a lock first. A scan took 0.054 ms on mock pins
-through devices, 0.021 ms through pins (benchmarks/daemon_speed.py): on a Pi Zero 2 W
-about 0.5 ms against 0.2 ms, 200 times a second.
+a row's ``on()`` stops a blink under a lock first. A row's columns are read by ``map``
+(the loop over them in C, not in Python bytecode), and the reading is turned into
+crossings only when it differs from the last: nearly every scan of a still nest reads
+what the last one did. benchmarks/daemon_speed.py prints a scan's time through the pins
+and through devices.
 """
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +27,8 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
 from hardware.sensors import Crossing, ScanUpdate
+
+_STATE = operator.attrgetter("state")  # a pin's level: True high, False low
 
 
 class GpioMatrix:
@@ -34,7 +40,9 @@ class GpioMatrix:
         self._columns: list[DigitalInputDevice] = []
         self._row_pins: list[Any] = []  # gpiozero's Pin objects under the devices
         self._column_pins: list[Any] = []
-        self._crossings: list[list[Crossing]] = []
+        self._crossings: list[Crossing] = []  # in the order a scan reads them: row by row
+        self._last_reading: list[bool] = []  # the last scan's column levels, row by row
+        self._last_update = ScanUpdate(frozenset())
         try:
             for pin in rows:
                 self._rows.append(DigitalOutputDevice(pin, initial_value=True, pin_factory=pin_factory))
@@ -46,7 +54,7 @@ class GpioMatrix:
         self._row_pins = [device.pin for device in self._rows]
         self._column_pins = [device.pin for device in self._columns]
         # Each crossing's tuple made once: a scan only picks them.
-        self._crossings = [[(r, c) for c in range(len(self._columns))] for r in range(len(self._rows))]
+        self._crossings = [(r, c) for r in range(len(self._rows)) for c in range(len(self._columns))]
 
     @property
     def connected(self) -> bool:
@@ -55,23 +63,30 @@ class GpioMatrix:
 
     def scan(self) -> frozenset[Crossing]:
         """Read every switch once: the positions that are closed."""
-        closed: list[Crossing] = []
-        columns = self._column_pins
-        for row, crossings in zip(self._row_pins, self._crossings, strict=True):
-            row.state = False  # drive the row low
-            # A column reads low (pulled down through a closed switch and its diode).
-            closed += [crossing for crossing, column in zip(crossings, columns, strict=True) if not column.state]
-            row.state = True
-        return frozenset(closed)
+        return self._read().closed
 
     def poll(self) -> list[ScanUpdate]:
         """One scan, as a report. A flicker shorter than the time between scans cannot
         be seen by this backend; the serial scanner latches them."""
-        return [ScanUpdate(self.scan())]
+        return [self._read()]
+
+    def _read(self) -> ScanUpdate:
+        """One scan: the last report again if every switch reads as it did."""
+        reading: list[bool] = []
+        columns = self._column_pins
+        for row in self._row_pins:
+            row.state = False  # drive the row low
+            reading += map(_STATE, columns)  # a column reads low through a closed switch and its diode
+            row.state = True
+        if reading != self._last_reading:
+            self._last_reading = reading
+            closed = itertools.compress(self._crossings, map(operator.not_, reading))
+            self._last_update = ScanUpdate(frozenset(closed))
+        return self._last_update
 
     def close(self) -> None:
         """Release the pins (rows left as inputs, so nothing is driven)."""
         for device in (*self._rows, *self._columns):
             device.close()
         self._rows, self._columns = [], []
-        self._row_pins, self._column_pins, self._crossings = [], [], []
+        self._row_pins, self._column_pins, self._crossings, self._last_reading = [], [], [], []

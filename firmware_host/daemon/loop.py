@@ -136,6 +136,9 @@ class Daemon:
             )
         self._own_setups: dict[Side, object] = {}  # what each player's screen gave, for that screen alone
         self._setup_progress: dict[Side, SetupProgress] = {}
+        # The game as one that hides its pieces, or None; asked once, not every turn:
+        # a check against a runtime protocol is a tenth of a whole turn.
+        self._hiding: HiddenPieces | None = config.game if isinstance(config.game, HiddenPieces) else None
         self._turn_ends: list[Callable[[], None]] = []
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -300,11 +303,10 @@ class Daemon:
     def _is_quiet(self, updates: list[ScanUpdate]) -> bool:
         """Whether ``updates`` change nothing and nothing waits in the queue."""
         closed = self._closed
-        return (
-            all(update.closed == closed and not update.flickered for update in updates)
-            and self._commands.empty()
-            and self.devices.switches.connected == self.presenter.sensors_connected
-        )
+        for update in updates:  # (the matrix hands the last report again when nothing changed: ``is``)
+            if update.flickered or (update.closed is not closed and update.closed != closed):
+                return False
+        return self._commands.empty() and self.devices.switches.connected == self.presenter.sensors_connected
 
     def _next_due(self, now: int) -> float:
         """Until when (referee ms) turns may be quiet: the first time something is due
@@ -609,8 +611,8 @@ class Daemon:
         """A side the computer plays has no screen to give its set-up from: while the
         referee waits for it, the daemon gives one drawn for it (the game's
         ``computer_setup``). The computer itself still plays from its view alone."""
-        game = self.config.game
-        if not isinstance(game, HiddenPieces) or self.service is None or self._paused:
+        game = self._hiding
+        if game is None or self.service is None or self._paused:
             return
         for side in self._computer_sides_to_set_up():
             setup = game.computer_setup(side, self._seed + self.presenter.number)
@@ -631,7 +633,7 @@ class Daemon:
         ]
 
     def _computer_setup_wanted(self) -> bool:
-        return isinstance(self.config.game, HiddenPieces) and bool(self._computer_sides_to_set_up())
+        return self._hiding is not None and bool(self._computer_sides_to_set_up())
 
     def _setup_service(self) -> RefereeService:
         if players_set_up(self.config.game) is None:
@@ -643,8 +645,8 @@ class Daemon:
     def private_view(self, side: Side) -> PrivateView | None:
         """What ``side``'s own screen shows (None: the game hides nothing). Private: for
         that player's authenticated screen alone."""
-        game = self.config.game
-        if not isinstance(game, HiddenPieces):
+        game = self._hiding
+        if game is None:
             return None
         referee = self.service.referee if self.service is not None else None
         position = referee.position if referee is not None else None
