@@ -4,9 +4,11 @@ of issue 15 (a tenth of a Raspberry Pi Zero 2 W's; see ``FACTOR``).
 - one full scan of the 8x8 switch matrix through gpiozero's pin layer, against the
   same scan through one gpiozero device per pin (the reference; MockFactory pins, the
   lineup on the nest);
-- the idle daemon: ``nestref run --mock`` in its own process, its CPU use from /proc,
-  against a bare asyncio loop waking as often and doing nothing (the reference: what
-  the wake-ups alone cost here), and its start, until its first frame on the OLED;
+- the idle daemon: ``nestref run --mock`` in its own process, nobody touching its nest
+  (scanning at ``asleep_scan_hz``), its CPU use from /proc, against a bare loop waking
+  as often and doing nothing (the reference: what the wake-ups alone cost here), and
+  its start, until its first frame on the OLED; and, beside it, a nest still for a
+  long think (at ``idle_scan_hz``: no budget row, what a think past 30 s costs);
 - the daemon in play: its loop's turns over whole games played by the tests' hand
   model (their CPU time over the game time they cover), plus waking ``scan_hz`` times
   a second (the bare loop again);
@@ -454,19 +456,26 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(config_path)
         through_pins, through_devices = scan_times(config)
         idle_cpu, started = idle_process(str(config_path), args.idle_seconds)
+        thinking_path = folder / "thinking.toml"  # never asleep: the rate of a long think throughout
+        thinking_path.write_text(
+            f'[storage]\ndatabase = "{folder / "thinking.sqlite"}"\n'
+            f"[sensors]\nasleep_scan_hz = {config.sensors.idle_scan_hz}\n",
+            encoding="utf-8",
+        )
+        thinking_cpu, _ = idle_process(str(thinking_path), args.idle_seconds)
         wake_seconds = min(args.idle_seconds, 5.0)
-        idle_wakes = bare_loop_cpu("plain", config.sensors.idle_scan_hz, wake_seconds)
-        idle_wakes_asyncio = bare_loop_cpu("asyncio", config.sensors.idle_scan_hz, wake_seconds)
+        idle_wakes = bare_loop_cpu("plain", config.sensors.asleep_scan_hz, wake_seconds)
+        idle_wakes_asyncio = bare_loop_cpu("asyncio", config.sensors.asleep_scan_hz, wake_seconds)
         play_wakes = bare_loop_cpu("plain", config.sensors.scan_hz, wake_seconds)
         play_wakes_asyncio = bare_loop_cpu("asyncio", config.sensors.scan_hz, wake_seconds)
         play = switch_to_command(config, args.games)
         commits = commit_times(folder)
         pss, rss, processes = level_5_memory(folder)
-    hz, idle_hz = config.sensors.scan_hz, config.sensors.idle_scan_hz
+    hz, idle_hz, asleep_hz = config.sensors.scan_hz, config.sensors.idle_scan_hz, config.sensors.asleep_scan_hz
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores,"
         f" load average {os.getloadavg()[0]:.1f} (other work makes the figures worse),"
-        f" scan rate {hz} Hz, idle {idle_hz} Hz"
+        f" scan rate {hz} Hz, still {idle_hz} Hz, nobody playing {asleep_hz} Hz"
     )
     pins, devices = statistics.median(through_pins), statistics.median(through_devices)
     print(
@@ -474,9 +483,10 @@ def main(argv: list[str] | None = None) -> int:
         f" {devices:.3f} ms through one device per pin (the reference); ratio {devices / pins:.1f}"
     )
     print(
-        f"idle daemon ({idle_hz} Hz): CPU {idle_cpu:.2f} % of one core; a bare loop waking as often"
+        f"idle daemon ({asleep_hz} Hz): CPU {idle_cpu:.2f} % of one core; a bare loop waking as often"
         f" (the reference): {idle_wakes:.2f} % with a plain sleep, as the daemon without its web page,"
-        f" {idle_wakes_asyncio:.2f} % in asyncio, as with it; ratio to the plain loop {idle_cpu / idle_wakes:.1f}"
+        f" {idle_wakes_asyncio:.2f} % in asyncio, as with it; ratio to the plain loop {idle_cpu / idle_wakes:.1f};"
+        f" a nest still in a long think ({idle_hz} Hz): CPU {thinking_cpu:.2f} %"
     )
     play_cpu = play.cpu + play_wakes
     print(
@@ -502,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print_budgets(
         {
-            "idle": (idle_cpu, f"{idle_wakes:.2f} % of it is waking {idle_hz} times a second"),
+            "idle": (idle_cpu, f"{idle_wakes:.2f} % of it is waking {asleep_hz} times a second"),
             "play": (play_cpu, f"{play_wakes:.2f} % of it is waking {hz} times a second"),
             "latency": (
                 p99(ours),

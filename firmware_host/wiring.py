@@ -522,14 +522,14 @@ def render_wiring(config: Config) -> str:
 than this build's {crossings}: for now the Pi scans this one."""
     )
     if sensors.backend == "gpio":
-        fast, idle = sensors.scan_hz, sensors.idle_scan_hz
+        fast, idle, asleep = sensors.scan_hz, sensors.idle_scan_hz, sensors.asleep_scan_hz
         sensing = f"""The Pi scans the matrix itself, {fast} times a second during a game ({idle} once
-nobody has touched the nest for 30 s, to save power): it drives one row low at a time
-(the others stay high) and reads the columns, which have the Pi's pull-ups on. A closed
-switch on the driven row pulls its column low through its diode. A flicker shorter than
-one scan ({1000 // sensors.scan_hz} ms) is not seen: a captured piece pushed off faster than that leaves no
-trace, and the referee learns of the capture from the reply, or asks. The serial
-scanner (below) latches flickers down to 1 ms."""
+nobody has touched the nest for 30 s, {asleep} after 5 minutes, to save power): it drives
+one row low at a time (the others stay high) and reads the columns, which have the Pi's
+pull-ups on. A closed switch on the driven row pulls its column low through its diode.
+A flicker shorter than one scan ({1000 // sensors.scan_hz} ms) is not seen: a captured piece pushed off
+faster than that leaves no trace, and the referee learns of the capture from the reply,
+or asks. The serial scanner (below) latches flickers down to 1 ms."""
     else:
         sensing = f"""A Raspberry Pi Pico scans the matrix and sends its readings to the Pi over
 `{sensors.port}` at {sensors.baudrate} baud; see `hardware/pico/README.md` for its pins and firmware and

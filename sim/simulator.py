@@ -287,7 +287,7 @@ class Simulator:
         start = log.start if log.start is not None else game.start(game.lineups[0], Side.RED)
         self.daemon.pause()  # the nest is rearranged: nothing to referee meanwhile
         self.table.set_exactly(start.pieces(), occupied=log.occupied)
-        await asyncio.sleep(3 / self.daemon.config.sensors.idle_scan_hz)  # the daemon reads the new nest
+        await asyncio.sleep(3 / self.daemon.config.sensors.asleep_scan_hz)  # the daemon reads the new nest
         self.daemon.begin_game_from(start)
         self.replay = Replay(stream(), events)
 

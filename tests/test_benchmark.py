@@ -51,8 +51,10 @@ def test_the_daemon_benchmark_reports_its_figures_and_every_budget(capsys):
     assert daemon_speed.main(["--idle-seconds", "0.5", "--games", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("one full matrix scan") and "(the reference); ratio " in lines[1]
-    idle_hz = load_config(None).sensors.idle_scan_hz
-    assert lines[2].startswith(f"idle daemon ({idle_hz} Hz): CPU ") and "ratio to the plain loop " in lines[2]
+    sensors = load_config(None).sensors
+    assert lines[2].startswith(f"idle daemon ({sensors.asleep_scan_hz} Hz): CPU ")
+    assert "ratio to the plain loop " in lines[2]
+    assert f"a nest still in a long think ({sensors.idle_scan_hz} Hz): CPU " in lines[2]
     assert lines[3].startswith("daemon in play (200 Hz): CPU ")
     assert lines[4].startswith("switch to command") and "after a move is recorded" in lines[4]
     assert lines[5].startswith("daemon start -> first frame on the OLED: ")

@@ -111,6 +111,8 @@ def test_a_custom_board_file_next_to_the_config(tmp_path):
         ("[sensors.gpio]\nrows = []\n", "sensors.gpio.rows", "expected 1 to 16 pins, got 0"),
         ('[sensors]\nbackend = "usb"\n', "sensors.backend", "'usb' is not one of: gpio, serial"),
         ("[sensors]\nscan_hz = 5\n", "sensors.scan_hz", "out of range"),
+        ("[sensors]\nasleep_scan_hz = 30\n", "sensors.asleep_scan_hz", "30 is out of range (from 5 to 20)"),
+        ("[sensors]\nasleep_scan_hz = 4\n", "sensors.asleep_scan_hz", "out of range"),
         ('[display]\ndriver = "ssd1309"\n', "display.driver", "is not one of: ssd1306, sh1106, none"),
         ("[display]\ni2c_address = 200\n", "display.i2c_address", "out of range"),
         ('[game]\nlineup = "expert"\n', "game.lineup", "is not one of: standard, advanced-1, advanced-2"),

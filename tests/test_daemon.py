@@ -549,7 +549,7 @@ def test_the_nest_is_scanned_fast_in_play_and_slowly_when_left_alone(tmp_path):
     rig.show(Position.from_lineup())
     rig.start()
     sensors = rig.config.sensors
-    assert rig.daemon.period() == 1 / sensors.idle_scan_hz  # nobody has touched it yet
+    assert rig.daemon.period() == 1 / sensors.asleep_scan_hz  # nobody has touched it yet
     rig.change("c3", False)
     rig.run_for(0.1)
     assert rig.daemon.period() == 1 / sensors.scan_hz
@@ -559,7 +559,14 @@ def test_the_nest_is_scanned_fast_in_play_and_slowly_when_left_alone(tmp_path):
     rig.run_for(1)
     assert rig.daemon.period() == 1 / sensors.scan_hz
     rig.run_for(31)
+    assert rig.daemon.period() == 1 / sensors.idle_scan_hz  # a long think
+    rig.run_for(240)
     assert rig.daemon.period() == 1 / sensors.idle_scan_hz
+    rig.run_for(30)  # five minutes without a change: nobody is playing
+    assert rig.daemon.period() == 1 / sensors.asleep_scan_hz
+    rig.change("c4", False)
+    rig.run_for(0.1)
+    assert rig.daemon.period() == 1 / sensors.scan_hz
 
 
 def test_a_glitch_on_a_button_pin_is_no_press(tmp_path):

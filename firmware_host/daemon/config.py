@@ -49,7 +49,8 @@ _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z
 class Sensors:
     backend: str  # "gpio" or "serial"
     scan_hz: int
-    idle_scan_hz: int
+    idle_scan_hz: int  # after ACTIVE_S without a change
+    asleep_scan_hz: int  # after ASLEEP_S without one: nobody is playing
     rows: tuple[int, ...]  # gpio: row pins
     columns: tuple[int, ...]  # gpio: column pins
     port: str  # serial
@@ -371,6 +372,8 @@ class _ConfigReader(TomlChecker):
         backend = self.string(data["backend"], "sensors.backend", ("gpio", "serial"))
         scan_hz = self.integer(data["scan_hz"], "sensors.scan_hz", 10, 2000)
         idle_scan_hz = self.integer(data["idle_scan_hz"], "sensors.idle_scan_hz", 10, scan_hz)
+        # At 5 Hz a lift is still seen: one is held 0.2 s or more (docs/performance.md).
+        asleep_scan_hz = self.integer(data["asleep_scan_hz"], "sensors.asleep_scan_hz", 5, idle_scan_hz)
         gpio, serial = data["gpio"], data["serial"]
         rows = tuple(self.integer_list(gpio["rows"], "sensors.gpio.rows", 0, 27))
         columns = tuple(self.integer_list(gpio["columns"], "sensors.gpio.columns", 0, 27))
@@ -380,7 +383,7 @@ class _ConfigReader(TomlChecker):
         port = self.string(serial["port"], "sensors.serial.port")
         baudrate = self.integer(serial["baudrate"], "sensors.serial.baudrate", 300, 4_000_000)
         size = (len(rows), len(columns)) if backend == "gpio" else (8, 8)  # the Pico firmware scans 8x8
-        return Sensors(backend, scan_hz, idle_scan_hz, rows, columns, port, baudrate, size)
+        return Sensors(backend, scan_hz, idle_scan_hz, asleep_scan_hz, rows, columns, port, baudrate, size)
 
     def button(self, value: Any, where: str) -> int | None:
         if value == "matrix":

@@ -53,6 +53,7 @@ logger = logging.getLogger(__name__)
 
 BOOT_SCANS = 10  # scans of the self-test at start, nobody touching the nest
 ACTIVE_S = 30.0  # after a change, scan fast for this long
+ASLEEP_S = 300.0  # after this long without a change nobody is playing: scan slower still
 # The computer searches in a process of its own, but the daemon has threads beside the
 # loop (a real OLED's frame thread, gpiozero's for buttons on pins, the computer's
 # listener): a thread that holds the interpreter hands it back to the loop this often
@@ -236,15 +237,18 @@ class Daemon:
         """Seconds to the next turn: ``scan_hz`` while a move is under way (a piece in
         a hand) or the switches changed in the last ``ACTIVE_S``; ``idle_scan_hz`` once
         the nest is still (a move starts with a lift or a slide, seen within one idle
-        period; fast scanning then catches a capture's flickers). A tune playing is
-        played at the fast rate too: its notes are some tens of ms."""
+        period; fast scanning then catches a capture's flickers), and ``asleep_scan_hz``
+        once it has been still for ``ASLEEP_S`` (a long think stays at the idle rate). A
+        tune playing is played at the fast rate too: its notes are some tens of ms."""
         sensors = self.config.sensors
-        active = (
-            self.clock() - self._last_activity < ACTIVE_S
+        still_for = self.clock() - self._last_activity
+        if (
+            still_for < ACTIVE_S
             or (self.service is not None and self.service.referee.move_in_progress)
             or self.outputs.is_sounding
-        )
-        return 1 / (sensors.scan_hz if active else sensors.idle_scan_hz)
+        ):
+            return 1 / sensors.scan_hz
+        return 1 / (sensors.idle_scan_hz if still_for < ASLEEP_S else sensors.asleep_scan_hz)
 
     def now_ms(self) -> int:
         """The referee's clock: milliseconds since the daemon started."""

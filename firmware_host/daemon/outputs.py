@@ -24,12 +24,13 @@ class Outputs:
         """Show what ``presenter`` says now."""
         now = self.clock()
         display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights
-        if display is not None:
-            self._output("OLED", lambda: display.show(presenter.screen()))
+        # The lights first: theirs is a few pin writes, the OLED's frame some letters to draw.
         if status is not None:
             self._output("status lights", lambda: status.show(presenter.lights(), now))
         if cells is not None:
             self._output("cell lights", lambda: cells.show(presenter.cells(), now))
+        if display is not None:
+            self._output("OLED", lambda: display.show(presenter.screen()))
 
     def refresh(self) -> None:
         """Blink the lights that blink, in time."""
