@@ -7,28 +7,28 @@ stop "ghost" readings when several switches are closed). One scan reads every ro
 turn. The scan reports what it read; debouncing is the referee's job.
 
 The pins are claimed and released as gpiozero devices (so that a pin in use is refused
-as everywhere else), but a scan reads and drives them through gpiozero's pin layer:
-one property per pin, where a device's ``is_active`` goes through four calls more and
-a row's ``on()`` stops a blink under a lock first. A row's columns are read by ``map``
-(the loop over them in C, not in Python bytecode), and the reading is turned into
-crossings only when it differs from the last: nearly every scan of a still nest reads
-what the last one did. benchmarks/daemon_speed.py prints a scan's time through the pins
-and through devices.
+as everywhere else), but a scan reads and drives them through gpiozero's pin layer,
+where a device's ``is_active`` goes through four calls more and a row's ``on()`` stops
+a blink under a lock first. It calls the methods every gpiozero pin implements
+(``_get_state``, ``_set_state``: the pin API's own contract for its implementations,
+lgpio's, RPi.GPIO's, the mock's), which a pin's ``state`` property only wraps in one
+call more; a row's columns are read by ``map`` (the loop over them in C, not in Python
+bytecode), and the reading is turned into crossings only when it differs from the
+last: nearly every scan of a still nest reads what the last one did. Each call counts
+where the nest is idle: a wake-up finds the caches cold. benchmarks/daemon_speed.py
+prints a scan's time through the pins and through devices.
 """
 
 from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
 from hardware.sensors import Crossing, ScanUpdate
-
-_STATE = operator.attrgetter("state")  # a pin's level: True high, False low
 
 
 class GpioMatrix:
@@ -38,8 +38,8 @@ class GpioMatrix:
         """Claim the pins. Raises gpiozero's errors if a pin is in use or missing."""
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
-        self._row_pins: list[Any] = []  # gpiozero's Pin objects under the devices
-        self._column_pins: list[Any] = []
+        self._drive_row: list[Callable[[bool], None]] = []  # per row: its pin's level set (False: low)
+        self._read_column: list[Callable[[], bool]] = []  # per column: its pin's level (False: low)
         self._crossings: list[Crossing] = []  # in the order a scan reads them: row by row
         self._last_reading: list[bool] = []  # the last scan's column levels, row by row
         self._last_update = ScanUpdate(frozenset())
@@ -51,8 +51,8 @@ class GpioMatrix:
         except BaseException:
             self.close()
             raise
-        self._row_pins = [device.pin for device in self._rows]
-        self._column_pins = [device.pin for device in self._columns]
+        self._drive_row = [device.pin._set_state for device in self._rows]
+        self._read_column = [device.pin._get_state for device in self._columns]
         # Each crossing's tuple made once: a scan only picks them.
         self._crossings = [(r, c) for r in range(len(self._rows)) for c in range(len(self._columns))]
 
@@ -73,11 +73,11 @@ class GpioMatrix:
     def _read(self) -> ScanUpdate:
         """One scan: the last report again if every switch reads as it did."""
         reading: list[bool] = []
-        columns = self._column_pins
-        for row in self._row_pins:
-            row.state = False  # drive the row low
-            reading += map(_STATE, columns)  # a column reads low through a closed switch and its diode
-            row.state = True
+        read_columns = self._read_column
+        for drive in self._drive_row:
+            drive(False)  # the row low
+            reading += map(operator.call, read_columns)  # a column reads low through a closed switch and its diode
+            drive(True)
         if reading != self._last_reading:
             self._last_reading = reading
             closed = itertools.compress(self._crossings, map(operator.not_, reading))
@@ -89,4 +89,4 @@ class GpioMatrix:
         for device in (*self._rows, *self._columns):
             device.close()
         self._rows, self._columns = [], []
-        self._row_pins, self._column_pins, self._crossings, self._last_reading = [], [], [], []
+        self._drive_row, self._read_column, self._crossings, self._last_reading = [], [], [], []

@@ -205,7 +205,7 @@ class Daemon:
         while not stop.is_set():
             self.turn()
             next_at = max(next_at + self.period(), self.clock())
-            self._posted.acquire(timeout=max(0.0, next_at - self.clock()))  # (posted during the turn: at once)
+            self._posted.acquire(True, max(0.0, next_at - self.clock()))  # (posted during the turn: at once)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Loop until ``stop`` is set, in an asyncio loop shared with the web page."""
