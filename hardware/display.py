@@ -53,8 +53,8 @@ def render(screen: Screen) -> Image.Image:
 
 
 # A line's pixels are drawn once per text and kept: luma's bitmap fonts draw a pixel at a
-# time, some 150 Python calls a letter, and a frame drawn after a move waits for them
-# (the move's OLED command comes 0.3 ms sooner). The screens' texts are few and repeat.
+# time, several Python calls a lit pixel, and the frame drawn after a move waits for them
+# (docs/performance.md). The screens' texts are few and repeat.
 
 
 @functools.lru_cache(maxsize=64)

@@ -138,7 +138,7 @@ class Daemon:
         self._own_setups: dict[Side, object] = {}  # what each player's screen gave, for that screen alone
         self._setup_progress: dict[Side, SetupProgress] = {}
         # The game as one that hides its pieces, or None; asked once, not every turn:
-        # a check against a runtime protocol is a tenth of a whole turn.
+        # two checks against a runtime protocol were a quarter of a whole turn.
         self._hiding: HiddenPieces | None = config.game if isinstance(config.game, HiddenPieces) else None
         self._turn_ends: list[Callable[[], None]] = []
 
