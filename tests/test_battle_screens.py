@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from firmware_host.daemon.config import load_config
 from firmware_host.games.base import Side
-from firmware_host.games.battle import BattleGame, Field, Position, View
+from firmware_host.games.battle import BattleGame, Field, Move, Position, View
 from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.pieces import Shown
 from firmware_host.web.picture import Picture
@@ -247,3 +247,62 @@ def test_a_sides_letters_are_its_view_of_the_position(seed, plies):
         assert game.letters_seen_by(position, side) == {
             cell: piece.letter for cell, piece in position.view(side).pieces().items()
         }
+
+
+def computers_move(page: PageClient) -> str | None:
+    """The move the computer (blue) chose, as the shared page last said, if it did."""
+    game = page.latest["game"]
+    return game["computer_move"] if game["to_move"] == "blue" else None
+
+
+async def test_a_sides_screen_shows_the_other_sides_pieces_as_the_nest_holds_them_after_every_strike(aiohttp_client):
+    """A game against the computer, red striking whenever it can, else stepping forward
+    (the computer striking as it likes): after every move, red's own screen holds
+    exactly the pieces the position and the nest hold, each as red may see it; a piece
+    a strike took off is gone from it at once, whichever side lost it and whoever
+    struck (the page's server pushes the private view on every change it makes)."""
+    rng = random.Random(7)
+    async with simulated(battle_config()) as running:
+        daemon, simulator = running.daemon, running.simulator
+        shared = await connect(aiohttp_client, running.server)
+        await shared.act({"type": "players", "red": "human", "blue": "computer", "level": 1})
+        red = await player(aiohttp_client, running.server, "red")
+        await shared.until(lambda: "blue set-up: ready" in shared.signals)
+        await red.act({"type": "setup", "text": RED_SETUP})
+        await shared.act({"type": "setup"})
+        await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+        game, removals = BattleGame(FIELD), 0
+        for ply in range(60):
+            position = daemon.position_now()
+            assert isinstance(position, Position)
+            if position.is_over() or removals == 4:
+                break
+            if position.turn is Side.RED:
+                moves = position.legal_moves()
+                row = FIELD.coordinates
+                forward = [move for move in moves if row(move.target)[1] > row(move.origin)[1]]
+                move = rng.choice([move for move in moves if move.is_strike] or forward or moves)
+            else:
+                await shared.until(lambda: computers_move(shared) is not None)
+                move = Move.from_text(str(computers_move(shared)))
+            await simulator.act("lift", {"cell": move.origin})
+            if move.is_strike:
+                await simulator.act("lift", {"cell": move.target})
+                if position.strike(move).result is not StrikeResult.BOTH_LOST:
+                    await red.until(lambda: simulator._strike is not None)
+                    await simulator.act("put", {"cell": move.target})
+                for held in list(simulator.table.hand):  # the pieces struck off, into the box
+                    await simulator.act("drop", {"piece": held.id})
+                removals += 1
+            else:
+                await simulator.act("put", {"cell": move.target})
+            await shared.until(lambda ply=ply: len(shared.moves()) == ply + 1)  # type: ignore[misc]
+            after = daemon.position_now()
+            assert isinstance(after, Position)
+            wanted = game.letters_seen_by(after, Side.RED)
+            await red.until(lambda wanted=wanted: red.latest["private"]["cells"] == wanted)  # type: ignore[misc]
+            on_nest = set(simulator.table.cells)
+            assert set(red.latest["private"]["cells"]) == on_nest, (move, sorted(on_nest ^ set(wanted)))
+        assert removals >= 3, ("too few strikes to show anything", len(shared.moves()))
+        for page in (shared, red):
+            await page.close()
