@@ -252,6 +252,17 @@ class _Search:
         # empty line is one constant, no list is made for a node without a line).
         self.pv: list[tuple[Move, ...]] = [() for _ in range(MAX_PLY + 2)]
         self.horizon = evaluator.horizon
+        bits = tables.bits
+        # What a node reads of the tables, in one tuple: one look-up instead of a dozen.
+        self.node_tables = (
+            bits.captures,
+            bits.legal_moves,
+            bits.verdict,
+            bits.homebases,
+            tables.keys,
+            tables.move_keys,
+            tables.turn_key,
+        )
 
     def poll(self) -> None:
         """Called when ``nodes`` reaches ``next_poll``: stop if a limit is reached."""
@@ -359,8 +370,6 @@ class _Search:
             if ply >= MAX_PLY:
                 return self.evaluator.evaluate(state, colour, ply)
         own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
-        tables = self.tables
-        bits = tables.bits
 
         # The table, before any move is made: its score if deep enough, else its move first.
         table = self.table
@@ -385,11 +394,12 @@ class _Search:
             # earlier depth, or a first search in a narrower window).
             moves = entry[5]
 
+        captures, legal_moves, verdict, homebases, keys, move_keys, turn_key = self.node_tables
         if not moves:
             if is_horizon:
-                moves = bits.captures(own, own_long, opponent)
+                moves = captures(own, own_long, opponent)
             else:
-                moves = bits.legal_moves(state, colour)
+                moves = legal_moves(state, colour)
                 if not moves:
                     return 0  # neither side can move: a draw
 
@@ -398,13 +408,10 @@ class _Search:
         if next_depth < 0:
             next_depth = 0
 
-        verdict = bits.verdict
         other = 1 - colour
-        keys = tables.keys
-        move_keys = tables.move_keys
         base = 3 * colour
         victim_base = 3 * other
-        turn_key = tables.turn_key
+        own_home, opponent_home = homebases[colour], homebases[other]
         horizon = self.horizon
         original_alpha = alpha
         best = -INFINITY
@@ -421,8 +428,19 @@ class _Search:
                 in_order = self._order_steps(moves, state, colour, ply)
         for index, move in enumerate(in_order):
             child = play(state, move)
-            result = verdict(child, other)
-            if result != ONGOING:
+            victim, victim_long, victim_cuckoo, mover, mover_long, mover_cuckoo = child
+            # The usual case of verdict() first, without a call: both cuckoos on, each
+            # side with another piece, no piece on a homebase of the other side's.
+            if (
+                not (
+                    victim_cuckoo
+                    and mover_cuckoo
+                    and victim != victim_cuckoo
+                    and mover != mover_cuckoo
+                    and not (victim & own_home or mover & opponent_home)
+                )
+                and (result := verdict(child, other)) != ONGOING
+            ):
                 score = ply + 1 - WIN if result & 1 == other else WIN - ply - 1
                 pvs[ply + 1] = ()
             elif next_depth == 0 and (leaf := horizon(child, other, ply + 1)) != NOT_QUIET:
@@ -445,11 +463,11 @@ class _Search:
                 if move is PASS:
                     child_key = key ^ turn_key
                 else:
-                    moved = 2 if child[5] != own_cuckoo else 1 if child[4] != own_long else 0
-                    child_key = key ^ move_keys[base + moved][own ^ child[3]]
-                    if child[0] != opponent:
-                        taken = 2 if child[2] != opponent_cuckoo else 1 if child[1] != opponent_long else 0
-                        child_key ^= keys[victim_base + taken][opponent ^ child[0]]
+                    moved = 2 if mover_cuckoo != own_cuckoo else 1 if mover_long != own_long else 0
+                    child_key = key ^ move_keys[base + moved][own ^ mover]
+                    if victim != opponent:
+                        taken = 2 if victim_cuckoo != opponent_cuckoo else 1 if victim_long != opponent_long else 0
+                        child_key ^= keys[victim_base + taken][opponent ^ victim]
                 if index == 0:
                     score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
                 elif index >= _REDUCE_FROM and depth >= _REDUCE_DEPTH and not move.is_capture:
