@@ -189,19 +189,21 @@ class Evaluator:
         (``is_horizon`` false), ``is_free`` saying whether the side's moves are free.
         """
         own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
-        all_cells = self.all_cells
-        empty = all_cells ^ own ^ opponent
+        empty = self.all_cells ^ own ^ opponent
         # The attack maps: _attacks() and reach() written out, for the side to move and
-        # then for its opponent (this is the search's hot path: no calls).
+        # then for its opponent (this is the search's hot path: no calls). The guards'
+        # maps are not masked by the nest's cells: a bit shifted off the nest is only
+        # ever read and-ed with a board of cells, so it changes nothing.
         a, b, c = self.shifts
         near, far_pairs = self.near, self.far
         own_rest = own ^ own_cuckoo
-        p, q = own_rest, own_long ^ own_cuckoo
+        own_warblers = own_long ^ own_cuckoo
+        p, q = own_rest, own_warblers
         own_guards = (
             (p | q << a & empty) << a | (p | q >> a & empty) >> a
             | (p | q << b & empty) << b | (p | q >> b & empty) >> b
             | (p | q << c & empty) << c | (p | q >> c & empty) >> c
-        ) & all_cells  # fmt: skip
+        )  # fmt: skip
         own_reach = near[own_cuckoo]
         for middle, far in far_pairs[own_cuckoo]:
             if middle & empty:
@@ -210,12 +212,13 @@ class Evaluator:
         if is_horizon and own_attacks & opponent:
             return NOT_QUIET  # own_attacks & opponent: the targets of Bitboards.captures()
         opponent_rest = opponent ^ opponent_cuckoo
-        p, q = opponent_rest, opponent_long ^ opponent_cuckoo
+        opponent_warblers = opponent_long ^ opponent_cuckoo
+        p, q = opponent_rest, opponent_warblers
         opponent_guards = (
             (p | q << a & empty) << a | (p | q >> a & empty) >> a
             | (p | q << b & empty) << b | (p | q >> b & empty) >> b
             | (p | q << c & empty) << c | (p | q >> c & empty) >> c
-        ) & all_cells  # fmt: skip
+        )  # fmt: skip
         opponent_reach = near[opponent_cuckoo]
         for middle, far in far_pairs[opponent_cuckoo]:
             if middle & empty:
@@ -261,7 +264,7 @@ class Evaluator:
         left = opponent_rest.bit_count()
         if left < 4:
             score -= FEW_LEFT[left]
-        score += WARBLER * ((own_long ^ own_cuckoo).bit_count() - (opponent_long ^ opponent_cuckoo).bit_count())
+        score += WARBLER * (own_warblers.bit_count() - opponent_warblers.bit_count())
         score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
         score -= TRAP_EXPOSED * ((own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count())
 

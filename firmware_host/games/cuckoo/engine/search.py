@@ -427,8 +427,31 @@ class _Search:
             else:
                 in_order = self._order_steps(moves, state, colour, ply)
         for index, move in enumerate(in_order):
-            child = play(state, move)
-            victim, victim_long, victim_cuckoo, mover, mover_long, mover_cuckoo = child
+            # play(state, move) written out, without the call (the hot path): the boards
+            # of the side that moves, then of the other side, after the move.
+            origin = move._origin_bit  # origin_bit(move); 0 for a pass
+            if origin:
+                target = move._target_bit
+                jump = origin | target
+                mover = own ^ jump
+                if own_long & origin:
+                    mover_long = own_long ^ jump
+                    mover_cuckoo = target if own_cuckoo == origin else own_cuckoo
+                else:
+                    mover_long, mover_cuckoo = own_long, own_cuckoo
+                if move.is_capture:
+                    victim = opponent ^ target
+                    if opponent_long & target:
+                        victim_long = opponent_long ^ target
+                        victim_cuckoo = 0 if opponent_cuckoo == target else opponent_cuckoo
+                    else:
+                        victim_long, victim_cuckoo = opponent_long, opponent_cuckoo
+                else:
+                    victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
+            else:
+                mover, mover_long, mover_cuckoo = own, own_long, own_cuckoo
+                victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
+            child = (victim, victim_long, victim_cuckoo, mover, mover_long, mover_cuckoo)
             # The usual case of verdict() first, without a call: both cuckoos on, each
             # side with another piece, no piece on a homebase of the other side's.
             if (
