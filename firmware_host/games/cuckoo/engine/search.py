@@ -15,9 +15,10 @@ visits the same nodes and returns the same move on every machine. A time limit o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from firmware_host.errors import NestrefError
@@ -39,7 +40,7 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's score is: exact, at lea
 _REDUCE_FROM, _REDUCE_DEPTH = 3, 3
 _REDUCE_TWICE_FROM, _REDUCE_TWICE_DEPTH = 6, 5
 # The ranks of quiet moves above and below every history score.
-_WINNING_STEP, _KILLER_RANKS, _LOSING_STEP = 1 << 39, (1 << 38, 1 << 37), -(1 << 39)
+_WINNING_STEP, _FIRST_KILLER_RANK, _SECOND_KILLER_RANK, _LOSING_STEP = 1 << 39, 1 << 38, 1 << 37, -(1 << 39)
 
 
 class GameOverError(NestrefError, ValueError):
@@ -252,6 +253,7 @@ class _Search:
         # empty line is one constant, no list is made for a node without a line).
         self.pv: list[tuple[Move, ...]] = [() for _ in range(MAX_PLY + 2)]
         self.horizon = evaluator.horizon
+        self.near_home = tables.near_home
         bits = tables.bits
         # What a node reads of the tables, in one tuple: one look-up instead of a dozen.
         self.node_tables = (
@@ -540,42 +542,49 @@ class _Search:
             moves = [move for move in moves if move is not table_move]
         if len(moves) > 1:
             if moves[0].is_capture:
-                moves = self._order_captures(moves, state, colour)
+                yield from self._order_captures(moves, state, colour)
             else:
-                moves = self._order_steps(moves, state, colour, ply)
-        yield from moves
+                yield from self._order_steps(moves, state, colour, ply)
+        else:
+            yield from moves
 
-    def _order_captures(self, moves: list[Move], state: State, colour: int) -> list[Move]:
+    def _order_captures(self, moves: list[Move], state: State, colour: int) -> Sequence[Move]:
+        # By rank, lowest first; ties keep the order of generation (the sort is stable).
         _, own_long, own_cuckoo, _, opponent_long, opponent_cuckoo = state
         enemy_home = self.tables.homebases[1 - colour]
-
-        def capture_rank(move: Move) -> int:
+        ranks = []
+        for move in moves:
             target = target_bit(move)
-            if target == opponent_cuckoo:
-                return -50_000  # wins at once
             origin = origin_bit(move)
-            if target & enemy_home and origin != own_cuckoo:
-                return 50_000  # a piece other than the cuckoo entering their homebase loses
-            victim = 3 if target & opponent_long else 1
-            attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
-            return attacker - victim * 8
+            if target == opponent_cuckoo:
+                ranks.append(-50_000)  # wins at once
+            elif target & enemy_home and origin != own_cuckoo:
+                ranks.append(50_000)  # a piece other than the cuckoo entering their homebase loses
+            else:
+                victim = 3 if target & opponent_long else 1
+                attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
+                ranks.append(attacker - victim * 8)
+        if len(ranks) == 2:  # the usual case, without a sort
+            return moves if ranks[0] <= ranks[1] else (moves[1], moves[0])
+        return itemgetter(*sorted(range(len(moves)), key=ranks.__getitem__))(moves)  # type: ignore[no-any-return]
 
-        return sorted(moves, key=capture_rank)
-
-    def _order_steps(self, moves: list[Move], state: State, colour: int, ply: int) -> list[Move]:
+    def _order_steps(self, moves: list[Move], state: State, colour: int, ply: int) -> Sequence[Move]:
         # Ranks as ints made by builtins over the whole list, then one sort of the
         # indices by them: no Python call per move. Higher ranks first; ties keep the
         # order of generation (the sort is stable).
         ids = list(map(id, moves))
         ranks = list(map(self.history.get, ids, repeat(0)))
-        for killer, rank in zip(self.killers[ply], _KILLER_RANKS, strict=True):
-            if killer is not None and id(killer) in ids:
-                ranks[ids.index(id(killer))] = rank
+        first_killer, second_killer = self.killers[ply]
+        if first_killer is not None and (found := id(first_killer)) in ids:
+            ranks[ids.index(found)] = _FIRST_KILLER_RANK
+        if second_killer is not None and (found := id(second_killer)) in ids:
+            ranks[ids.index(found)] = _SECOND_KILLER_RANK
         own = state[0]
-        if own & self.tables.near_home[colour]:  # rarely: a step may enter a homebase
+        if own & self.near_home[colour]:  # rarely: a step may enter a homebase
             own_cuckoo = state[2]
             enemy_home = self.tables.homebases[1 - colour]
             for index, move in enumerate(moves):
                 if target_bit(move) & enemy_home:
                     ranks[index] = _WINNING_STEP if origin_bit(move) == own_cuckoo else _LOSING_STEP
-        return [moves[index] for index in sorted(range(len(moves)), key=ranks.__getitem__, reverse=True)]
+        # (two or more moves: itemgetter of their indices gives a tuple of them, without a loop here)
+        return itemgetter(*sorted(range(len(moves)), key=ranks.__getitem__, reverse=True))(moves)  # type: ignore[no-any-return]
