@@ -265,8 +265,13 @@ class Evaluator:
         if left < 4:
             score -= FEW_LEFT[left]
         score += WARBLER * (own_warblers.bit_count() - opponent_warblers.bit_count())
-        score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
-        score -= TRAP_EXPOSED * ((own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count())
+        # Traps are rare (none in nearly all of a search's evaluations): tested before counted.
+        if own_rest & own_trapped or opponent_rest & opponent_trapped:
+            score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
+        if own_rest & own_exposed or opponent_rest & opponent_exposed:
+            score -= TRAP_EXPOSED * (
+                (own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count()
+            )
 
         mobility = 0
         for shift in own_up:
