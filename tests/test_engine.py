@@ -30,7 +30,7 @@ from firmware_host.games.cuckoo.engine import search as search_module
 from firmware_host.games.cuckoo.engine.board import BoardTables
 from firmware_host.games.cuckoo.engine.evaluation import WIN, Evaluator
 from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position, Side
-from firmware_host.games.cuckoo.rules.bitboards import COLOURS, play
+from firmware_host.games.cuckoo.rules.bitboards import COLOURS, State, play
 
 NEST = Nest.default()
 LINEUPS = ("standard", "advanced-1", "advanced-2")
@@ -281,7 +281,7 @@ def test_every_state_the_search_visits_or_evaluates_is_its_parent_after_a_legal_
     a node's moves from the table when it comes back to it: every node below the root's
     children, and every state it evaluates at the horizon, is a node on the line being
     searched or ``play()`` of that node and one of its legal moves."""
-    line: list[tuple[tuple[int, ...], int]] = []  # (state, colour) of the nodes being searched
+    line: list[tuple[State, int]] = []  # (state, colour) of the nodes being searched
     checked: list[int] = []
     negamax = search_module._Search.negamax
     horizon = Evaluator.horizon

@@ -15,7 +15,7 @@ visits the same nodes and returns the same move on every machine. A time limit o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import itemgetter
@@ -419,109 +419,121 @@ class _Search:
         best = -INFINITY
         best_move = None
         is_loud = False
-        # Best first; lazily only behind a table move, which mostly refutes the node.
-        in_order: Iterable[Move] = moves
+        # Best first; lazily behind a table move, which mostly refutes the node: the
+        # other moves are ordered only when it does not, for a second pass of the loop.
+        in_order: Sequence[Move] = moves
+        others: list[Move] | None = None
         if len(moves) > 1:
             if table_move is not None:
-                in_order = self.ordered(moves, state, colour, table_move, ply)
+                in_order, others = (table_move,), moves
             elif moves[0].is_capture:
                 in_order = self._order_captures(moves, state, colour)
             else:
                 in_order = self._order_steps(moves, state, colour, ply)
-        for index, move in enumerate(in_order):
-            # play(state, move) written out, without the call (the hot path): the boards
-            # of the side that moves, then of the other side, after the move.
-            origin = move._origin_bit  # origin_bit(move); 0 for a pass
-            if origin:
-                target = move._target_bit
-                jump = origin | target
-                mover = own ^ jump
-                if own_long & origin:
-                    mover_long = own_long ^ jump
-                    mover_cuckoo = target if own_cuckoo == origin else own_cuckoo
-                else:
-                    mover_long, mover_cuckoo = own_long, own_cuckoo
-                if move.is_capture:
-                    victim = opponent ^ target
-                    if opponent_long & target:
-                        victim_long = opponent_long ^ target
-                        victim_cuckoo = 0 if opponent_cuckoo == target else opponent_cuckoo
+        index = -1
+        while True:
+            for move in in_order:
+                index += 1
+                # play(state, move) written out, without the call (the hot path): the boards
+                # of the side that moves, then of the other side, after the move.
+                origin = move._origin_bit  # origin_bit(move); 0 for a pass
+                if origin:
+                    target = move._target_bit
+                    jump = origin | target
+                    mover = own ^ jump
+                    if own_long & origin:
+                        mover_long = own_long ^ jump
+                        mover_cuckoo = target if own_cuckoo == origin else own_cuckoo
                     else:
-                        victim_long, victim_cuckoo = opponent_long, opponent_cuckoo
+                        mover_long, mover_cuckoo = own_long, own_cuckoo
+                    if move.is_capture:
+                        victim = opponent ^ target
+                        if opponent_long & target:
+                            victim_long = opponent_long ^ target
+                            victim_cuckoo = 0 if opponent_cuckoo == target else opponent_cuckoo
+                        else:
+                            victim_long, victim_cuckoo = opponent_long, opponent_cuckoo
+                    else:
+                        victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
                 else:
+                    mover, mover_long, mover_cuckoo = own, own_long, own_cuckoo
                     victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
-            else:
-                mover, mover_long, mover_cuckoo = own, own_long, own_cuckoo
-                victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
-            child = (victim, victim_long, victim_cuckoo, mover, mover_long, mover_cuckoo)
-            # The usual case of verdict() first, without a call: both cuckoos on, each
-            # side with another piece, no piece on a homebase of the other side's.
-            if (
-                not (
-                    victim_cuckoo
-                    and mover_cuckoo
-                    and victim != victim_cuckoo
-                    and mover != mover_cuckoo
-                    and not (victim & own_home or mover & opponent_home)
-                )
-                and (result := verdict(child, other)) != ONGOING
-            ):
-                score = ply + 1 - WIN if result & 1 == other else WIN - ply - 1
-                pvs[ply + 1] = ()
-            elif next_depth == 0 and (leaf := horizon(child, other, ply + 1)) != NOT_QUIET:
-                # A quiet child at the horizon: its evaluation is its score, found here
-                # without a call. It counts as the node the call would have been, and
-                # once more where its score would have been searched again in a wider
-                # window: the tree, and so every level's play, is the same either way.
-                score = -leaf
-                pvs[ply + 1] = ()
-                self.nodes += 1
-                if self.nodes >= self.next_poll:
-                    self.poll()
-                if index and alpha < score < beta:
+                child = (victim, victim_long, victim_cuckoo, mover, mover_long, mover_cuckoo)
+                # The usual case of verdict() first, without a call: both cuckoos on, each
+                # side with another piece, no piece on a homebase of the other side's.
+                if (
+                    not (
+                        victim_cuckoo
+                        and mover_cuckoo
+                        and victim != victim_cuckoo
+                        and mover != mover_cuckoo
+                        and not (victim & own_home or mover & opponent_home)
+                    )
+                    and (result := verdict(child, other)) != ONGOING
+                ):
+                    score = ply + 1 - WIN if result & 1 == other else WIN - ply - 1
+                    pvs[ply + 1] = ()
+                elif next_depth == 0 and (leaf := horizon(child, other, ply + 1)) != NOT_QUIET:
+                    # A quiet child at the horizon: its evaluation is its score, found here
+                    # without a call. It counts as the node the call would have been, and
+                    # once more where its score would have been searched again in a wider
+                    # window: the tree, and so every level's play, is the same either way.
+                    score = -leaf
+                    pvs[ply + 1] = ()
                     self.nodes += 1
                     if self.nodes >= self.next_poll:
                         self.poll()
-            else:
-                is_loud = next_depth == 0  # a child at the horizon with a capture to make
-                # The child's key, from what changed: the piece that moved, the piece taken.
-                if move is PASS:
-                    child_key = key ^ turn_key
+                    if index and alpha < score < beta:
+                        self.nodes += 1
+                        if self.nodes >= self.next_poll:
+                            self.poll()
                 else:
-                    moved = 2 if mover_cuckoo != own_cuckoo else 1 if mover_long != own_long else 0
-                    child_key = key ^ move_keys[base + moved][own ^ mover]
-                    if victim != opponent:
-                        taken = 2 if victim_cuckoo != opponent_cuckoo else 1 if victim_long != opponent_long else 0
-                        child_key ^= keys[victim_base + taken][opponent ^ victim]
-                if index == 0:
-                    score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
-                elif index >= _REDUCE_FROM and depth >= _REDUCE_DEPTH and not move.is_capture:
-                    # A late quiet move: searched shallower first, in full only if it
-                    # turns out better than the best so far.
-                    reduced = next_depth - (2 if index >= _REDUCE_TWICE_FROM and depth >= _REDUCE_TWICE_DEPTH else 1)
-                    score = -self.negamax(child, other, child_key, reduced, -alpha - 1, -alpha, ply + 1)
-                    if score > alpha:
-                        score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1)
-                        if alpha < score < beta:
-                            score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1)
-                else:
-                    score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1, is_loud)
-                    if alpha < score < beta:
+                    is_loud = next_depth == 0  # a child at the horizon with a capture to make
+                    # The child's key, from what changed: the piece that moved, the piece taken.
+                    if move is PASS:
+                        child_key = key ^ turn_key
+                    else:
+                        moved = 2 if mover_cuckoo != own_cuckoo else 1 if mover_long != own_long else 0
+                        child_key = key ^ move_keys[base + moved][own ^ mover]
+                        if victim != opponent:
+                            taken = 2 if victim_cuckoo != opponent_cuckoo else 1 if victim_long != opponent_long else 0
+                            child_key ^= keys[victim_base + taken][opponent ^ victim]
+                    if index == 0:
                         score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
-            if score > best:
-                best = score
-                best_move = move
-                if score > alpha:
-                    alpha = score
-                    pvs[ply] = (move, *pvs[ply + 1])
-                    if alpha >= beta:
-                        if not move.is_capture and move is not PASS:
-                            killers = self.killers[ply]
-                            if killers[0] is not move:
-                                killers[1] = killers[0]
-                                killers[0] = move
-                            self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
-                        break
+                    elif index >= _REDUCE_FROM and depth >= _REDUCE_DEPTH and not move.is_capture:
+                        # A late quiet move: searched shallower first, in full only if it
+                        # turns out better than the best so far.
+                        reduced = next_depth - (
+                            2 if index >= _REDUCE_TWICE_FROM and depth >= _REDUCE_TWICE_DEPTH else 1
+                        )
+                        score = -self.negamax(child, other, child_key, reduced, -alpha - 1, -alpha, ply + 1)
+                        if score > alpha:
+                            score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1)
+                            if alpha < score < beta:
+                                score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1)
+                    else:
+                        score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1, is_loud)
+                        if alpha < score < beta:
+                            score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        pvs[ply] = (move, *pvs[ply + 1])
+                        if alpha >= beta:
+                            if not move.is_capture and move is not PASS:
+                                killers = self.killers[ply]
+                                if killers[0] is not move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
+                            break
+            else:
+                if others is not None:  # the table's move did not refute the node: the others
+                    in_order, others = self._others_in_order(others, state, colour, table_move, ply), None
+                    continue
+            break
 
         flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WIN_BOUND else best - ply if best < -WIN_BOUND else best
@@ -529,24 +541,20 @@ class _Search:
             table[slot] = (key, depth, flag, stored, best_move, moves)
         return best
 
-    def ordered(
+    def _others_in_order(
         self, moves: list[Move], state: State, colour: int, table_move: Move | None, ply: int
-    ) -> Iterator[Move]:
-        """``moves`` best first, lazily: the table's move before anything is sorted (it
-        often refutes the position, and then nothing else is tried), then captures by
-        what they take and with what, or quiet moves: a cuckoo entering a homebase,
-        the killers, then by history, and a piece other than the cuckoo entering a
-        homebase last."""
-        if table_move is not None:
-            yield table_move  # a move of this very position (the keys are compared in full)
-            moves = [move for move in moves if move is not table_move]
-        if len(moves) > 1:
-            if moves[0].is_capture:
-                yield from self._order_captures(moves, state, colour)
-            else:
-                yield from self._order_steps(moves, state, colour, ply)
-        else:
-            yield from moves
+    ) -> Sequence[Move]:
+        """``moves`` but the table's move (tried first, before anything is sorted: it
+        often refutes the position, and then nothing else is tried), best first:
+        captures by what they take and with what, or quiet moves: a cuckoo entering a
+        homebase, the killers, then by history, and a piece other than the cuckoo
+        entering a homebase last."""
+        others = [move for move in moves if move is not table_move]
+        if len(others) > 1:
+            if others[0].is_capture:
+                return self._order_captures(others, state, colour)
+            return self._order_steps(others, state, colour, ply)
+        return others
 
     def _order_captures(self, moves: list[Move], state: State, colour: int) -> Sequence[Move]:
         # By rank, lowest first; ties keep the order of generation (the sort is stable).
