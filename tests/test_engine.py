@@ -30,7 +30,7 @@ from firmware_host.games.cuckoo.engine import search as search_module
 from firmware_host.games.cuckoo.engine.board import BoardTables
 from firmware_host.games.cuckoo.engine.evaluation import WIN, Evaluator
 from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position, Side
-from firmware_host.games.cuckoo.rules.bitboards import COLOURS
+from firmware_host.games.cuckoo.rules.bitboards import COLOURS, State, play
 
 NEST = Nest.default()
 LINEUPS = ("standard", "advanced-1", "advanced-2")
@@ -273,6 +273,50 @@ def test_every_node_the_search_visits_has_the_zobrist_key_computed_from_scratch(
             position.pop()
         Engine(seed=1).search(position, Limits(nodes=1_500))
     assert len(set(visited)) > 500
+
+
+@pytest.mark.parametrize("lineup", LINEUPS)
+def test_every_state_the_search_visits_or_evaluates_is_its_parent_after_a_legal_move(lineup, monkeypatch):
+    """The search makes its children's boards itself (``play()`` written out) and takes
+    a node's moves from the table when it comes back to it: every node below the root's
+    children, and every state it evaluates at the horizon, is a node on the line being
+    searched or ``play()`` of that node and one of its legal moves."""
+    line: list[tuple[State, int]] = []  # (state, colour) of the nodes being searched
+    checked: list[int] = []
+    negamax = search_module._Search.negamax
+    horizon = Evaluator.horizon
+
+    def is_on_the_line_or_a_child(state, colour) -> bool:
+        node, node_colour = line[-1]
+        if (state, colour) == (node, node_colour):
+            return True
+        children = {play(node, move) for move in TABLES.bits.legal_moves(node, node_colour)}
+        return colour == 1 - node_colour and state in children
+
+    def visited(search, state, colour, *rest):
+        if line:
+            assert is_on_the_line_or_a_child(state, colour)
+            checked.append(1)
+        line.append((state, colour))
+        try:
+            return negamax(search, state, colour, *rest)
+        finally:
+            line.pop()
+
+    def evaluated(evaluator, state, colour, *rest):
+        if line:
+            assert is_on_the_line_or_a_child(state, colour)
+            checked.append(2)
+        return horizon(evaluator, state, colour, *rest)
+
+    monkeypatch.setattr(search_module._Search, "negamax", visited)
+    monkeypatch.setattr(Evaluator, "horizon", evaluated)
+    for seed in range(6):  # positions with captures, passes and wins near among them
+        position = random_play(lineup, 4 * seed, seed)
+        while position.is_over():
+            position.pop()
+        Engine(seed=1).search(position, Limits(nodes=1_500))
+    assert checked.count(1) > 500 and checked.count(2) > 1_000
 
 
 @settings(max_examples=20)

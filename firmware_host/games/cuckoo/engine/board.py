@@ -4,8 +4,10 @@
 A node of the search is a state of the bitboard layer, the colour to move and the
 state's Zobrist key: three plain values, made without objects. Moves are made by the
 layer's :func:`~firmware_host.games.cuckoo.rules.bitboards.play` and results decided by its
-:meth:`~firmware_host.games.cuckoo.rules.bitboards.Bitboards.verdict`; this module only keys the
-states from scratch; the search keys its nodes move by move, from what changed
+:meth:`~firmware_host.games.cuckoo.rules.bitboards.Bitboards.verdict` (in its loop over a node's
+moves the search writes out ``play()`` and the usual case of ``verdict()``, and a test
+checks every state it reaches against ``play()``); this module only keys the states
+from scratch; the search keys its nodes move by move, from what changed
 (``search.py``), and a test checks those keys against these. The moves are the
 layer's own :class:`Move` values, so a move the search picks is equal to one of
 :meth:`Position.legal_moves`.

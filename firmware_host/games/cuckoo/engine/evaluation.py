@@ -66,6 +66,14 @@ class Evaluator:
         self.shifts = tuple(sorted(self.up_shifts))
         assert self.shifts == tuple(sorted(self.down_shifts)) and len(self.shifts) == 3
         self.forward = tuple(tuple((way.shift, way.is_up) for way in forward) for forward in tables.bits.forward)
+        # By colour: the shifts of its forward directions that shift up, and down.
+        self.forward_shifts = tuple(
+            (
+                tuple(shift for shift, is_up in self.forward[colour] if is_up),
+                tuple(shift for shift, is_up in self.forward[colour] if not is_up),
+            )
+            for colour in (0, 1)
+        )
         # The cells from which a cuckoo of each colour needs n moves to reach an
         # opponent's homebase on an empty nest (FAR if more).
         self.free_distance = tuple(self._free_distances(colour) for colour in (0, 1))
@@ -89,10 +97,8 @@ class Evaluator:
                 self.trapped[1 - colour],
                 self.exposed[colour],
                 self.exposed[1 - colour],
-                tuple(shift for shift, is_up in self.forward[colour] if is_up),
-                tuple(shift for shift, is_up in self.forward[colour] if not is_up),
-                tuple(shift for shift, is_up in self.forward[1 - colour] if is_up),
-                tuple(shift for shift, is_up in self.forward[1 - colour] if not is_up),
+                *self.forward_shifts[colour],
+                *self.forward_shifts[1 - colour],
             )
             for colour in (0, 1)
         )
@@ -156,22 +162,8 @@ class Evaluator:
         """How many moves the cuckoo on ``cuckoo`` of ``colour`` needs to reach a cell
         of ``target`` by steps and double steps forward, over ``empty`` cells and
         stopping only on ``safe`` ones; FAR if more than ``limit``."""
-        reach = cuckoo
-        for moves in range(1, limit + 1):
-            landed = 0
-            for shift, is_up in self.forward[colour]:
-                one = reach << shift if is_up else reach >> shift
-                if one & target:
-                    return moves
-                one &= empty
-                two = one << shift if is_up else one >> shift
-                if two & target:
-                    return moves
-                landed |= (one | two) & safe
-            if not landed:
-                return FAR
-            reach = landed
-        return FAR
+        up, down = self.forward_shifts[colour]
+        return _cuckoo_moves(cuckoo, up, down, empty, safe, target, limit)
 
     def quiet(self, state: State, colour: int, ply: int) -> int:
         """The evaluation of ``state``, ``colour`` to move, for its side to move, which
@@ -197,19 +189,21 @@ class Evaluator:
         (``is_horizon`` false), ``is_free`` saying whether the side's moves are free.
         """
         own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
-        all_cells = self.all_cells
-        empty = all_cells ^ own ^ opponent
+        empty = self.all_cells ^ own ^ opponent
         # The attack maps: _attacks() and reach() written out, for the side to move and
-        # then for its opponent (this is the search's hot path: no calls).
+        # then for its opponent (this is the search's hot path: no calls). The guards'
+        # maps are not masked by the nest's cells: a bit shifted off the nest is only
+        # ever read and-ed with a board of cells, so it changes nothing.
         a, b, c = self.shifts
         near, far_pairs = self.near, self.far
         own_rest = own ^ own_cuckoo
-        p, q = own_rest, own_long ^ own_cuckoo
+        own_warblers = own_long ^ own_cuckoo
+        p, q = own_rest, own_warblers
         own_guards = (
             (p | q << a & empty) << a | (p | q >> a & empty) >> a
             | (p | q << b & empty) << b | (p | q >> b & empty) >> b
             | (p | q << c & empty) << c | (p | q >> c & empty) >> c
-        ) & all_cells  # fmt: skip
+        )  # fmt: skip
         own_reach = near[own_cuckoo]
         for middle, far in far_pairs[own_cuckoo]:
             if middle & empty:
@@ -218,12 +212,13 @@ class Evaluator:
         if is_horizon and own_attacks & opponent:
             return NOT_QUIET  # own_attacks & opponent: the targets of Bitboards.captures()
         opponent_rest = opponent ^ opponent_cuckoo
-        p, q = opponent_rest, opponent_long ^ opponent_cuckoo
+        opponent_warblers = opponent_long ^ opponent_cuckoo
+        p, q = opponent_rest, opponent_warblers
         opponent_guards = (
             (p | q << a & empty) << a | (p | q >> a & empty) >> a
             | (p | q << b & empty) << b | (p | q >> b & empty) >> b
             | (p | q << c & empty) << c | (p | q >> c & empty) >> c
-        ) & all_cells  # fmt: skip
+        )  # fmt: skip
         opponent_reach = near[opponent_cuckoo]
         for middle, far in far_pairs[opponent_cuckoo]:
             if middle & empty:
@@ -246,14 +241,14 @@ class Evaluator:
 
         distance = own_distances[own_cuckoo]
         if distance < 4:
-            distance = self.cuckoo_moves(own_cuckoo, colour, empty, empty & ~opponent_attacks, own_goal & ~own, FAR - 1)
+            distance = _cuckoo_moves(own_cuckoo, own_up, own_down, empty, empty & ~opponent_attacks, own_goal & ~own)
             if distance == 1 and is_free:
                 return WIN - ply - 1
         score = TEMPO + RACE[distance]
         distance = opponent_distances[opponent_cuckoo]
         if distance < 4:
-            distance = self.cuckoo_moves(
-                opponent_cuckoo, 1 - colour, empty, empty & ~own_attacks, opponent_goal & ~opponent, FAR - 1
+            distance = _cuckoo_moves(
+                opponent_cuckoo, opponent_up, opponent_down, empty, empty & ~own_attacks, opponent_goal & ~opponent
             )
         score -= RACE[distance]
         if own_cuckoo & opponent_attacks:
@@ -269,9 +264,14 @@ class Evaluator:
         left = opponent_rest.bit_count()
         if left < 4:
             score -= FEW_LEFT[left]
-        score += WARBLER * ((own_long ^ own_cuckoo).bit_count() - (opponent_long ^ opponent_cuckoo).bit_count())
-        score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
-        score -= TRAP_EXPOSED * ((own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count())
+        score += WARBLER * (own_warblers.bit_count() - opponent_warblers.bit_count())
+        # Traps are rare (none in nearly all of a search's evaluations): tested before counted.
+        if own_rest & own_trapped or opponent_rest & opponent_trapped:
+            score -= TRAPPED * ((own_rest & own_trapped).bit_count() - (opponent_rest & opponent_trapped).bit_count())
+        if own_rest & own_exposed or opponent_rest & opponent_exposed:
+            score -= TRAP_EXPOSED * (
+                (own_rest & own_exposed).bit_count() - (opponent_rest & opponent_exposed).bit_count()
+            )
 
         mobility = 0
         for shift in own_up:
@@ -283,3 +283,31 @@ class Evaluator:
         for shift in opponent_down:
             mobility -= (opponent >> shift & empty).bit_count()
         return score + MOBILITY * mobility
+
+
+def _cuckoo_moves(
+    cuckoo: int, up: tuple[int, ...], down: tuple[int, ...], empty: int, safe: int, target: int, limit: int = FAR - 1
+) -> int:
+    """:meth:`Evaluator.cuckoo_moves`, with the forward directions' shifts up and down
+    (the evaluation's hot path: one shift each way, no test of the direction)."""
+    reach = cuckoo
+    for moves in range(1, limit + 1):
+        landed = 0
+        for shift in up:
+            one = reach << shift
+            middle = one & empty
+            two = middle << shift
+            if (one | two) & target:
+                return moves
+            landed |= (middle | two) & safe
+        for shift in down:
+            one = reach >> shift
+            middle = one & empty
+            two = middle >> shift
+            if (one | two) & target:
+                return moves
+            landed |= (middle | two) & safe
+        if not landed:
+            return FAR
+        reach = landed
+    return FAR

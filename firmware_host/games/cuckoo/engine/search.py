@@ -15,9 +15,10 @@ visits the same nodes and returns the same move on every machine. A time limit o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from firmware_host.errors import NestrefError
@@ -39,7 +40,7 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's score is: exact, at lea
 _REDUCE_FROM, _REDUCE_DEPTH = 3, 3
 _REDUCE_TWICE_FROM, _REDUCE_TWICE_DEPTH = 6, 5
 # The ranks of quiet moves above and below every history score.
-_WINNING_STEP, _KILLER_RANKS, _LOSING_STEP = 1 << 39, (1 << 38, 1 << 37), -(1 << 39)
+_WINNING_STEP, _FIRST_KILLER_RANK, _SECOND_KILLER_RANK, _LOSING_STEP = 1 << 39, 1 << 38, 1 << 37, -(1 << 39)
 
 
 class GameOverError(NestrefError, ValueError):
@@ -244,7 +245,7 @@ class _Search:
         self.nodes = 0
         self.next_poll = min(self.node_limit, _POLL_EVERY)
         self.mask = (1 << table_bits) - 1
-        self.table: list[tuple[int, int, int, int, Move | None] | None] = [None] * (1 << table_bits)
+        self.table: list[tuple[int, int, int, int, Move | None, list[Move]] | None] = [None] * (1 << table_bits)
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: dict[int, int] = {}  # by id() of the tables' move values, which live as long as the search
         self._partial: tuple[Move, int, list[Move]] | None = None
@@ -252,6 +253,18 @@ class _Search:
         # empty line is one constant, no list is made for a node without a line).
         self.pv: list[tuple[Move, ...]] = [() for _ in range(MAX_PLY + 2)]
         self.horizon = evaluator.horizon
+        self.near_home = tables.near_home
+        bits = tables.bits
+        # What a node reads of the tables, in one tuple: one look-up instead of a dozen.
+        self.node_tables = (
+            bits.captures,
+            bits.legal_moves,
+            bits.verdict,
+            bits.homebases,
+            tables.keys,
+            tables.move_keys,
+            tables.turn_key,
+        )
 
     def poll(self) -> None:
         """Called when ``nodes`` reaches ``next_poll``: stop if a limit is reached."""
@@ -359,14 +372,13 @@ class _Search:
             if ply >= MAX_PLY:
                 return self.evaluator.evaluate(state, colour, ply)
         own, own_long, own_cuckoo, opponent, opponent_long, opponent_cuckoo = state
-        tables = self.tables
-        bits = tables.bits
 
         # The table, before any move is made: its score if deep enough, else its move first.
         table = self.table
         slot = key & self.mask
         entry = table[slot]
         table_move = None
+        moves = None
         if entry is not None and entry[0] == key:
             table_move = entry[4]
             if entry[1] >= depth:
@@ -380,156 +392,207 @@ class _Search:
                     if table_move is not None:
                         pvs[ply] = (table_move,)
                     return score
+            # The moves of this very state, made when it was searched before (by an
+            # earlier depth, or a first search in a narrower window).
+            moves = entry[5]
 
-        if is_horizon:
-            moves = bits.captures(own, own_long, opponent)
-        else:
-            moves = bits.legal_moves(state, colour)
-            if not moves:
-                return 0  # neither side can move: a draw
+        captures, legal_moves, verdict, homebases, keys, move_keys, turn_key = self.node_tables
+        if not moves:
+            if is_horizon:
+                moves = captures(own, own_long, opponent)
+            else:
+                moves = legal_moves(state, colour)
+                if not moves:
+                    return 0  # neither side can move: a draw
 
         # A forced move costs no depth; captures past the horizon keep depth 0.
         next_depth = depth if len(moves) == 1 and depth > 0 else depth - 1
         if next_depth < 0:
             next_depth = 0
 
-        verdict = bits.verdict
         other = 1 - colour
-        keys = tables.keys
-        move_keys = tables.move_keys
         base = 3 * colour
         victim_base = 3 * other
-        turn_key = tables.turn_key
+        own_home, opponent_home = homebases[colour], homebases[other]
         horizon = self.horizon
         original_alpha = alpha
         best = -INFINITY
         best_move = None
         is_loud = False
-        # Best first; lazily only behind a table move, which mostly refutes the node.
-        in_order: Iterable[Move] = moves
+        # Best first; lazily behind a table move, which mostly refutes the node: the
+        # other moves are ordered only when it does not, for a second pass of the loop.
+        in_order: Sequence[Move] = moves
+        others: list[Move] | None = None
         if len(moves) > 1:
             if table_move is not None:
-                in_order = self.ordered(moves, state, colour, table_move, ply)
+                in_order, others = (table_move,), moves
             elif moves[0].is_capture:
                 in_order = self._order_captures(moves, state, colour)
             else:
                 in_order = self._order_steps(moves, state, colour, ply)
-        for index, move in enumerate(in_order):
-            child = play(state, move)
-            result = verdict(child, other)
-            if result != ONGOING:
-                score = ply + 1 - WIN if result & 1 == other else WIN - ply - 1
-                pvs[ply + 1] = ()
-            elif next_depth == 0 and (leaf := horizon(child, other, ply + 1)) != NOT_QUIET:
-                # A quiet child at the horizon: its evaluation is its score, found here
-                # without a call. It counts as the node the call would have been, and
-                # once more where its score would have been searched again in a wider
-                # window: the tree, and so every level's play, is the same either way.
-                score = -leaf
-                pvs[ply + 1] = ()
-                self.nodes += 1
-                if self.nodes >= self.next_poll:
-                    self.poll()
-                if index and alpha < score < beta:
+        index = -1
+        while True:
+            for move in in_order:
+                index += 1
+                # play(state, move) written out, without the call (the hot path): the boards
+                # of the side that moves, then of the other side, after the move.
+                origin = move._origin_bit  # origin_bit(move); 0 for a pass
+                if origin:
+                    target = move._target_bit
+                    jump = origin | target
+                    mover = own ^ jump
+                    if own_long & origin:
+                        mover_long = own_long ^ jump
+                        mover_cuckoo = target if own_cuckoo == origin else own_cuckoo
+                    else:
+                        mover_long, mover_cuckoo = own_long, own_cuckoo
+                    if move.is_capture:
+                        victim = opponent ^ target
+                        if opponent_long & target:
+                            victim_long = opponent_long ^ target
+                            victim_cuckoo = 0 if opponent_cuckoo == target else opponent_cuckoo
+                        else:
+                            victim_long, victim_cuckoo = opponent_long, opponent_cuckoo
+                    else:
+                        victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
+                else:
+                    mover, mover_long, mover_cuckoo = own, own_long, own_cuckoo
+                    victim, victim_long, victim_cuckoo = opponent, opponent_long, opponent_cuckoo
+                child = (victim, victim_long, victim_cuckoo, mover, mover_long, mover_cuckoo)
+                # The usual case of verdict() first, without a call: both cuckoos on, each
+                # side with another piece, no piece on a homebase of the other side's.
+                if (
+                    not (
+                        victim_cuckoo
+                        and mover_cuckoo
+                        and victim != victim_cuckoo
+                        and mover != mover_cuckoo
+                        and not (victim & own_home or mover & opponent_home)
+                    )
+                    and (result := verdict(child, other)) != ONGOING
+                ):
+                    score = ply + 1 - WIN if result & 1 == other else WIN - ply - 1
+                    pvs[ply + 1] = ()
+                elif next_depth == 0 and (leaf := horizon(child, other, ply + 1)) != NOT_QUIET:
+                    # A quiet child at the horizon: its evaluation is its score, found here
+                    # without a call. It counts as the node the call would have been, and
+                    # once more where its score would have been searched again in a wider
+                    # window: the tree, and so every level's play, is the same either way.
+                    score = -leaf
+                    pvs[ply + 1] = ()
                     self.nodes += 1
                     if self.nodes >= self.next_poll:
                         self.poll()
-            else:
-                is_loud = next_depth == 0  # a child at the horizon with a capture to make
-                # The child's key, from what changed: the piece that moved, the piece taken.
-                if move is PASS:
-                    child_key = key ^ turn_key
+                    if index and alpha < score < beta:
+                        self.nodes += 1
+                        if self.nodes >= self.next_poll:
+                            self.poll()
                 else:
-                    moved = 2 if child[5] != own_cuckoo else 1 if child[4] != own_long else 0
-                    child_key = key ^ move_keys[base + moved][own ^ child[3]]
-                    if child[0] != opponent:
-                        taken = 2 if child[2] != opponent_cuckoo else 1 if child[1] != opponent_long else 0
-                        child_key ^= keys[victim_base + taken][opponent ^ child[0]]
-                if index == 0:
-                    score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
-                elif index >= _REDUCE_FROM and depth >= _REDUCE_DEPTH and not move.is_capture:
-                    # A late quiet move: searched shallower first, in full only if it
-                    # turns out better than the best so far.
-                    reduced = next_depth - (2 if index >= _REDUCE_TWICE_FROM and depth >= _REDUCE_TWICE_DEPTH else 1)
-                    score = -self.negamax(child, other, child_key, reduced, -alpha - 1, -alpha, ply + 1)
-                    if score > alpha:
-                        score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1)
-                        if alpha < score < beta:
-                            score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1)
-                else:
-                    score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1, is_loud)
-                    if alpha < score < beta:
+                    is_loud = next_depth == 0  # a child at the horizon with a capture to make
+                    # The child's key, from what changed: the piece that moved, the piece taken.
+                    if move is PASS:
+                        child_key = key ^ turn_key
+                    else:
+                        moved = 2 if mover_cuckoo != own_cuckoo else 1 if mover_long != own_long else 0
+                        child_key = key ^ move_keys[base + moved][own ^ mover]
+                        if victim != opponent:
+                            taken = 2 if victim_cuckoo != opponent_cuckoo else 1 if victim_long != opponent_long else 0
+                            child_key ^= keys[victim_base + taken][opponent ^ victim]
+                    if index == 0:
                         score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
-            if score > best:
-                best = score
-                best_move = move
-                if score > alpha:
-                    alpha = score
-                    pvs[ply] = (move, *pvs[ply + 1])
-                    if alpha >= beta:
-                        if not move.is_capture and move is not PASS:
-                            killers = self.killers[ply]
-                            if killers[0] is not move:
-                                killers[1] = killers[0]
-                                killers[0] = move
-                            self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
-                        break
+                    elif index >= _REDUCE_FROM and depth >= _REDUCE_DEPTH and not move.is_capture:
+                        # A late quiet move: searched shallower first, in full only if it
+                        # turns out better than the best so far.
+                        reduced = next_depth - (
+                            2 if index >= _REDUCE_TWICE_FROM and depth >= _REDUCE_TWICE_DEPTH else 1
+                        )
+                        score = -self.negamax(child, other, child_key, reduced, -alpha - 1, -alpha, ply + 1)
+                        if score > alpha:
+                            score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1)
+                            if alpha < score < beta:
+                                score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1)
+                    else:
+                        score = -self.negamax(child, other, child_key, next_depth, -alpha - 1, -alpha, ply + 1, is_loud)
+                        if alpha < score < beta:
+                            score = -self.negamax(child, other, child_key, next_depth, -beta, -alpha, ply + 1, is_loud)
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        pvs[ply] = (move, *pvs[ply + 1])
+                        if alpha >= beta:
+                            if not move.is_capture and move is not PASS:
+                                killers = self.killers[ply]
+                                if killers[0] is not move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
+                            break
+            else:
+                if others is not None:  # the table's move did not refute the node: the others
+                    in_order, others = self._others_in_order(others, state, colour, table_move, ply), None
+                    continue
+            break
 
         flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WIN_BOUND else best - ply if best < -WIN_BOUND else best
         if entry is None or entry[0] != key or depth >= entry[1]:
-            table[slot] = (key, depth, flag, stored, best_move)
+            table[slot] = (key, depth, flag, stored, best_move, moves)
         return best
 
-    def ordered(
+    def _others_in_order(
         self, moves: list[Move], state: State, colour: int, table_move: Move | None, ply: int
-    ) -> Iterator[Move]:
-        """``moves`` best first, lazily: the table's move before anything is sorted (it
-        often refutes the position, and then nothing else is tried), then captures by
-        what they take and with what, or quiet moves: a cuckoo entering a homebase,
-        the killers, then by history, and a piece other than the cuckoo entering a
-        homebase last."""
-        if table_move is not None:
-            yield table_move  # a move of this very position (the keys are compared in full)
-            moves = [move for move in moves if move is not table_move]
-        if len(moves) > 1:
-            if moves[0].is_capture:
-                moves = self._order_captures(moves, state, colour)
-            else:
-                moves = self._order_steps(moves, state, colour, ply)
-        yield from moves
+    ) -> Sequence[Move]:
+        """``moves`` but the table's move (tried first, before anything is sorted: it
+        often refutes the position, and then nothing else is tried), best first:
+        captures by what they take and with what, or quiet moves: a cuckoo entering a
+        homebase, the killers, then by history, and a piece other than the cuckoo
+        entering a homebase last."""
+        others = [move for move in moves if move is not table_move]
+        if len(others) > 1:
+            if others[0].is_capture:
+                return self._order_captures(others, state, colour)
+            return self._order_steps(others, state, colour, ply)
+        return others
 
-    def _order_captures(self, moves: list[Move], state: State, colour: int) -> list[Move]:
+    def _order_captures(self, moves: list[Move], state: State, colour: int) -> Sequence[Move]:
+        # By rank, lowest first; ties keep the order of generation (the sort is stable).
         _, own_long, own_cuckoo, _, opponent_long, opponent_cuckoo = state
         enemy_home = self.tables.homebases[1 - colour]
-
-        def capture_rank(move: Move) -> int:
+        ranks = []
+        for move in moves:
             target = target_bit(move)
-            if target == opponent_cuckoo:
-                return -50_000  # wins at once
             origin = origin_bit(move)
-            if target & enemy_home and origin != own_cuckoo:
-                return 50_000  # a piece other than the cuckoo entering their homebase loses
-            victim = 3 if target & opponent_long else 1
-            attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
-            return attacker - victim * 8
+            if target == opponent_cuckoo:
+                ranks.append(-50_000)  # wins at once
+            elif target & enemy_home and origin != own_cuckoo:
+                ranks.append(50_000)  # a piece other than the cuckoo entering their homebase loses
+            else:
+                victim = 3 if target & opponent_long else 1
+                attacker = 3 if origin == own_cuckoo else 2 if origin & own_long else 1
+                ranks.append(attacker - victim * 8)
+        if len(ranks) == 2:  # the usual case, without a sort
+            return moves if ranks[0] <= ranks[1] else (moves[1], moves[0])
+        return itemgetter(*sorted(range(len(moves)), key=ranks.__getitem__))(moves)  # type: ignore[no-any-return]
 
-        return sorted(moves, key=capture_rank)
-
-    def _order_steps(self, moves: list[Move], state: State, colour: int, ply: int) -> list[Move]:
+    def _order_steps(self, moves: list[Move], state: State, colour: int, ply: int) -> Sequence[Move]:
         # Ranks as ints made by builtins over the whole list, then one sort of the
         # indices by them: no Python call per move. Higher ranks first; ties keep the
         # order of generation (the sort is stable).
         ids = list(map(id, moves))
         ranks = list(map(self.history.get, ids, repeat(0)))
-        for killer, rank in zip(self.killers[ply], _KILLER_RANKS, strict=True):
-            if killer is not None and id(killer) in ids:
-                ranks[ids.index(id(killer))] = rank
+        first_killer, second_killer = self.killers[ply]
+        if first_killer is not None and (found := id(first_killer)) in ids:
+            ranks[ids.index(found)] = _FIRST_KILLER_RANK
+        if second_killer is not None and (found := id(second_killer)) in ids:
+            ranks[ids.index(found)] = _SECOND_KILLER_RANK
         own = state[0]
-        if own & self.tables.near_home[colour]:  # rarely: a step may enter a homebase
+        if own & self.near_home[colour]:  # rarely: a step may enter a homebase
             own_cuckoo = state[2]
             enemy_home = self.tables.homebases[1 - colour]
             for index, move in enumerate(moves):
                 if target_bit(move) & enemy_home:
                     ranks[index] = _WINNING_STEP if origin_bit(move) == own_cuckoo else _LOSING_STEP
-        return [moves[index] for index in sorted(range(len(moves)), key=ranks.__getitem__, reverse=True)]
+        # (two or more moves: itemgetter of their indices gives a tuple of them, without a loop here)
+        return itemgetter(*sorted(range(len(moves)), key=ranks.__getitem__, reverse=True))(moves)  # type: ignore[no-any-return]
