@@ -277,10 +277,9 @@ def test_every_node_the_search_visits_has_the_zobrist_key_computed_from_scratch(
 
 @pytest.mark.parametrize("lineup", LINEUPS)
 def test_every_state_the_search_visits_or_evaluates_is_its_parent_after_a_legal_move(lineup, monkeypatch):
-    """The search makes its children's boards itself (``play()`` written out) and takes
-    a node's moves from the table when it comes back to it: every node below the root's
-    children, and every state it evaluates at the horizon, is a node on the line being
-    searched or ``play()`` of that node and one of its legal moves."""
+    """The search makes its children's boards itself (``play()`` written out): every
+    node below the root's children, and every state it evaluates at the horizon, is a
+    node on the line being searched or ``play()`` of that node and one of its legal moves."""
     line: list[tuple[State, int]] = []  # (state, colour) of the nodes being searched
     checked: list[int] = []
     negamax = search_module._Search.negamax

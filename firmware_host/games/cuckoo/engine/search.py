@@ -245,7 +245,7 @@ class _Search:
         self.nodes = 0
         self.next_poll = min(self.node_limit, _POLL_EVERY)
         self.mask = (1 << table_bits) - 1
-        self.table: list[tuple[int, int, int, int, Move | None, list[Move]] | None] = [None] * (1 << table_bits)
+        self.table: list[tuple[int, int, int, int, Move | None] | None] = [None] * (1 << table_bits)
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: dict[int, int] = {}  # by id() of the tables' move values, which live as long as the search
         self._partial: tuple[Move, int, list[Move]] | None = None
@@ -378,7 +378,6 @@ class _Search:
         slot = key & self.mask
         entry = table[slot]
         table_move = None
-        moves = None
         if entry is not None and entry[0] == key:
             table_move = entry[4]
             if entry[1] >= depth:
@@ -392,18 +391,14 @@ class _Search:
                     if table_move is not None:
                         pvs[ply] = (table_move,)
                     return score
-            # The moves of this very state, made when it was searched before (by an
-            # earlier depth, or a first search in a narrower window).
-            moves = entry[5]
 
         captures, legal_moves, verdict, homebases, keys, move_keys, turn_key = self.node_tables
-        if not moves:
-            if is_horizon:
-                moves = captures(own, own_long, opponent)
-            else:
-                moves = legal_moves(state, colour)
-                if not moves:
-                    return 0  # neither side can move: a draw
+        if is_horizon:
+            moves = captures(own, own_long, opponent)
+        else:
+            moves = legal_moves(state, colour)
+            if not moves:
+                return 0  # neither side can move: a draw
 
         # A forced move costs no depth; captures past the horizon keep depth 0.
         next_depth = depth if len(moves) == 1 and depth > 0 else depth - 1
@@ -538,7 +533,7 @@ class _Search:
         flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WIN_BOUND else best - ply if best < -WIN_BOUND else best
         if entry is None or entry[0] != key or depth >= entry[1]:
-            table[slot] = (key, depth, flag, stored, best_move, moves)
+            table[slot] = (key, depth, flag, stored, best_move)
         return best
 
     def _others_in_order(
