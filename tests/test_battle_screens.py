@@ -61,6 +61,19 @@ def battle_config() -> Any:
     return load_config(None, game="battle")
 
 
+async def red_against_the_computer(aiohttp_client: Any, server: Any) -> tuple[PageClient, PlayerClient]:
+    """The shared page and red's own screen, blue played by the computer (level 1), red's
+    army given from its screen, and the game begun: red to move."""
+    shared = await connect(aiohttp_client, server)
+    await shared.act({"type": "players", "red": "human", "blue": "computer", "level": 1})
+    red = await player(aiohttp_client, server, "red")
+    await shared.until(lambda: "blue set-up: ready" in shared.signals)
+    await red.act({"type": "setup", "text": RED_SETUP})
+    await shared.act({"type": "setup"})
+    await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+    return shared, red
+
+
 async def test_a_sides_pin_opens_that_sides_view_alone(aiohttp_client):
     async with simulated(battle_config()) as running:
         pins = running.server.players.pins.pins
@@ -164,13 +177,7 @@ async def test_the_computers_side_is_set_up_for_it_and_its_process_gets_its_view
             send(request)
 
         connection.send = spy  # type: ignore[method-assign,assignment]
-        shared = await connect(aiohttp_client, running.server)
-        await shared.act({"type": "players", "red": "human", "blue": "computer", "level": 1})
-        red = await player(aiohttp_client, running.server, "red")
-        await shared.until(lambda: "blue set-up: ready" in shared.signals)
-        await red.act({"type": "setup", "text": RED_SETUP})
-        await shared.act({"type": "setup"})
-        await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+        shared, red = await red_against_the_computer(aiohttp_client, running.server)
         await shared.act({"type": "lift", "cell": "a4"})
         await shared.act({"type": "put", "cell": "a6"})
         await shared.until(lambda: shared.latest["game"]["computer_move"] is not None)
@@ -264,13 +271,7 @@ async def test_a_sides_screen_shows_the_other_sides_pieces_as_the_nest_holds_the
     rng = random.Random(7)
     async with simulated(battle_config()) as running:
         daemon, simulator = running.daemon, running.simulator
-        shared = await connect(aiohttp_client, running.server)
-        await shared.act({"type": "players", "red": "human", "blue": "computer", "level": 1})
-        red = await player(aiohttp_client, running.server, "red")
-        await shared.until(lambda: "blue set-up: ready" in shared.signals)
-        await red.act({"type": "setup", "text": RED_SETUP})
-        await shared.act({"type": "setup"})
-        await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+        shared, red = await red_against_the_computer(aiohttp_client, running.server)
         game, removals = BattleGame(FIELD), 0
         for ply in range(60):
             position = daemon.position_now()
