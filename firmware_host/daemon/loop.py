@@ -200,7 +200,7 @@ class Daemon:
         asyncio loop's wake-up (benchmarks/daemon_speed.py), which counts 200 times a
         second. ``stop`` is seen within one scan period. Something posted (the other
         nest's move, a button on a pin, the computer's choice) wakes it at once, not at
-        the next scan: an idle nest scans at 20 Hz, which would add up to 50 ms."""
+        the next scan: a still nest scans at 20 Hz or slower, which would add up to 50 ms or more."""
         next_at = self.clock()
         while not stop.is_set():
             self.turn()
@@ -332,15 +332,10 @@ class Daemon:
             times.append(int(held * 1000))
         if self.outputs.is_sounding:
             times.append(now)
-        tick = self.remote.next_turn() if self.remote is not None else None
-        if tick is not None:
-            times.append(self._in_referee_ms(tick, now))
-        return min(min((time for time in times if time is not None), default=math.inf), self._blink_due(now))
-
-    def _blink_due(self, now: int) -> float:
-        """When a light next turns on or off by its blinking (referee ms; inf: none blinks)."""
-        blink = self.outputs.next_change()
-        return math.inf if blink is None else self._in_referee_ms(blink, now)
+        for moment in (self.outputs.next_change(), self.remote.next_turn() if self.remote is not None else None):
+            if moment is not None:  # a blink, the link's tick
+                times.append(self._in_referee_ms(moment, now))
+        return min((time for time in times if time is not None), default=math.inf)
 
     def _in_referee_ms(self, moment: float, now: int) -> int:
         """``moment`` of the loop's clock (the lights' and the link's), in referee ms."""
