@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, NewType, Protocol, runtime_checkable
 
 from firmware_host.errors import GameSetError, NotationError
 
@@ -460,6 +460,40 @@ class Game(Protocol):
         ...
 
 
+PublicText = NewType("PublicText", str)
+"""A position's notation as everybody may know it: no hidden rank in it. Only a game
+makes one (:func:`public_view`); a shared channel that takes it cannot be handed a
+position's own :meth:`Position.to_text`, which holds every rank of a game that hides
+them (mypy says so)."""
+
+PublicLetter = NewType("PublicLetter", str)
+"""A piece as everybody may see it, in the letters :meth:`Game.for_page` draws: its rank
+only where the rules showed it. Only a game makes one."""
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """A position as every shared channel may carry it (the OLED, the lights, the shared
+    and spectators' pages, recordings, live boards, logs, sensor-log headers): the side
+    to move, the pieces by cell in their public letters, the position's public notation.
+    It cannot hold a hidden rank: its fields are types only a game makes, from what its
+    rules have shown (:func:`public_view`)."""
+
+    turn: Side
+    letters: Mapping[str, PublicLetter]
+    text: PublicText
+
+
+@dataclass(frozen=True)
+class SideView:
+    """A position as one side's player may know it: its own pieces' ranks, the other
+    side's only where shown. For that player's own screen alone: no shared channel takes
+    one (it is not a :class:`PublicView`)."""
+
+    side: Side
+    letters: Mapping[str, str]
+
+
 OWN_SETUPS = "own"
 """The lineup a record names for a game started from the players' own set-ups
 (:class:`PlayersSetUp`) rather than from a lineup the referee reads off the nest."""
@@ -587,11 +621,35 @@ def players_set_up(game: Game) -> PlayersSetUp | None:
     return game if isinstance(game, PlayersSetUp) else None
 
 
-def public_text(game: Game, position: Position) -> str:
+def public_text(game: Game, position: Position) -> PublicText:
     """``position`` as everybody may see it: for a game that hides pieces the public
     view's notation, else the position's own."""
     hiding = players_set_up(game)
-    return hiding.public_text(position) if hiding is not None else position.to_text()
+    return PublicText(hiding.public_text(position) if hiding is not None else position.to_text())
+
+
+def public_view(game: Game, position: Position) -> PublicView:
+    """``position`` as every shared channel may carry it (:class:`PublicView`): for a
+    game that hides pieces, the ranks its rules have shown and no other."""
+    hiding = game if isinstance(game, HiddenPieces) else None
+    if hiding is not None:
+        letters = hiding.public_letters(position)
+    else:
+        letters = {cell: piece.letter for cell, piece in position.pieces().items()}
+    return PublicView(
+        position.turn,
+        {cell: PublicLetter(letter) for cell, letter in letters.items()},
+        public_text(game, position),
+    )
+
+
+def side_view(game: Game, position: Position, side: Side) -> SideView:
+    """``position`` as ``side``'s player may know it (:class:`SideView`), for that
+    player's own screen: in a game that hides nothing, the whole position."""
+    hiding = game if isinstance(game, HiddenPieces) else None
+    if hiding is not None:
+        return SideView(side, dict(hiding.letters_seen_by(position, side)))
+    return SideView(side, {cell: piece.letter for cell, piece in position.pieces().items()})
 
 
 @runtime_checkable
