@@ -429,8 +429,9 @@ class Game(Protocol):
         """What the web page needs to draw the game, as JSON: its ``name`` and
         ``title``; the ``board`` (its ``shape``, such as ``hex``, and its ``cells``, each
         with its ``name``, its coordinates and the side whose home it is, if any); the
-        ``pieces`` by letter (``side``, ``name``, ``shape`` of the drawing, ``order`` in
-        the box); and ``rules``, a few paragraphs of how to play."""
+        ``pieces`` by letter (``side``, ``name``, ``shape`` of the drawing, its
+        ``drawing``: SVG parts in units of a cell's radius, as ``web/page/pieces.js``
+        draws them; ``order`` in the box); and ``rules``, a few paragraphs of how to play."""
         ...
 
     @property

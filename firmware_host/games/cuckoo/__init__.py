@@ -19,7 +19,7 @@ from typing import Any
 
 from firmware_host.errors import NotationError
 from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel
-from firmware_host.games.cuckoo.drawing import nest_svg, text_diagram
+from firmware_host.games.cuckoo.drawing import PAGE_DRAWINGS, nest_svg, text_diagram
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
 from firmware_host.games.cuckoo.rules import (
     DRAW,
@@ -196,6 +196,7 @@ def _page(nest: Nest) -> dict[str, Any]:
             "side": side.label,
             "name": kind.label,
             "shape": PIECE_SHAPES[kind],
+            "drawing": PAGE_DRAWINGS[PIECE_SHAPES[kind]],
             "order": order,
         }
         for side in Side
