@@ -28,7 +28,7 @@ def test_the_wheel_carries_the_data_files(tmp_path):
         "sim/mock_devices.py",
         "firmware_host/web/page/index.html",
         "firmware_host/web/page/app.js",
-        "firmware_host/web/page/squares.js",
+        "firmware_host/web/page/board.js",
         "firmware_host/daemon/default_config_battle.toml",
         "firmware_host/web/page/style.css",
     ):
