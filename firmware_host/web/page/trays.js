@@ -4,6 +4,7 @@
 // box's piece takes it into the hand; "Into the box" drops one from the hand.
 
 import { byId } from "./dom.js";
+import { R } from "./nest.js";
 import { Pieces } from "./pieces.js";
 
 /**
@@ -27,7 +28,7 @@ export class Trays {
    */
   constructor(send) {
     this.send = send;
-    this.pieces = new Pieces(null, 40);
+    this.pieces = new Pieces(null, R); // the game's, once the hello has come
     /** @type {number | string | null} a hand's piece, chosen to go down next */
     this.chosen = null;
     /** @type {TrayPiece[]} */
