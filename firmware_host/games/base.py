@@ -22,6 +22,7 @@ from enum import Enum
 from typing import Any, ClassVar, NewType, Protocol, runtime_checkable
 
 from firmware_host.errors import GameSetError, NotationError
+from firmware_host.games.assets import GameAssets
 
 
 class Side(Enum):
@@ -354,6 +355,11 @@ class Game(Protocol):
 
     @property
     def board(self) -> Board: ...
+
+    @property
+    def assets(self) -> GameAssets:
+        """The files the game's folder ships: its boards, its config defaults, its builds."""
+        ...
 
     @property
     def lineups(self) -> tuple[str, ...]:

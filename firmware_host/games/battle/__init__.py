@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NotationError
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.base import CaptureAnnouncement, Side, perft
 from firmware_host.games.battle.army import Movement, Rank, Role
 from firmware_host.games.battle.computer import LEVELS, BattleComputer, computer_setup
@@ -82,6 +83,7 @@ class BattleGame:
     name = NAME
     title = "Pirates and Wizards"
     not_your_turn = Rule.NOT_YOUR_TURN
+    assets = GameAssets.of(NAME)
     computer_levels = LEVELS
 
     def __init__(self, field: Field) -> None:

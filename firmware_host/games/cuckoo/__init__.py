@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NotationError
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel
 from firmware_host.games.cuckoo.drawing import nest_svg, text_diagram
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
@@ -82,6 +83,7 @@ class CuckooGame:
     name = NAME
     title = "Operation Cuckoo"
     not_your_turn = Rule.NOT_YOUR_TURN
+    assets = GameAssets.of(NAME)
     computer_levels = tuple(ComputerLevel(each.number, each.name) for each in LEVELS)
 
     def __init__(self, nest: Nest) -> None:
