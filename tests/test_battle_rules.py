@@ -79,7 +79,8 @@ def refused(position: Position, text: str) -> Rule:
     """The rule ``text`` breaks in ``position`` (which must be one)."""
     illegal = position.check_move(Move.from_text(text))
     assert illegal is not None, text
-    return illegal.rule  # type: ignore[no-any-return]
+    assert isinstance(illegal.rule, Rule), illegal.rule
+    return illegal.rule
 
 
 # -- moves ---------------------------------------------------------------------------

@@ -221,6 +221,12 @@ class Field:
         """The demo set-ups, in the board file's order."""
         return tuple(self._lineups)
 
+    @property
+    def default_lineup(self) -> str:
+        """The demo set-up a game starts from unless another is named: the board file's
+        first (a real game starts from the players' own)."""
+        return next(iter(self._lineups))
+
     def lineup(self, name: str) -> Lineup:
         """The demo set-up ``name``; raises :class:`NotationError` naming those there are."""
         try:
