@@ -37,7 +37,7 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a board's or a build's name, as it
 
 @dataclass(frozen=True)
 class GameAssets:
-    """The files of the game whose package is ``package`` (``firmware_host.games.battle``)."""
+    """The files of the game whose package is ``package`` (``firmware_host.games.<name>``)."""
 
     package: str
 
