@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
 from typing import Any
 
-from firmware_host.games.base import Side
+from firmware_host.games.base import Piece, Side
 from firmware_host.games.battle.field import Field
 
 _SQUARE = 48.0  # a square's side, in SVG units
@@ -27,7 +27,7 @@ PAGE_DRAWINGS: dict[str, list[dict[str, Any]]] = {
     "bomb": [{"kind": "circle", "r": 0.5}],
 }
 """Each shape of piece as the web page draws it: the drawing of each piece in
-:meth:`~firmware_host.games.base.Game.for_page`, SVG parts in units of a cell's radius
+:meth:`~firmware_host.games.base.GamePictures.for_page`, SVG parts in units of a cell's radius
 around its centre, y down (``firmware_host/web/page/pieces.js`` says the parts). A block
 for a piece whose rank is not shown and for most ranks, a flag, a bomb."""
 
@@ -46,7 +46,7 @@ def text_diagram(field: Field, letters: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
-def field_svg(field: Field, pieces: Mapping[str, Any] | None = None) -> str:
+def field_svg(field: Field, pieces: Mapping[str, Piece] | None = None) -> str:
     """The field as an SVG document: every square with its name, the set-up rows tinted
     in their side's colour, the lakes, and ``pieces`` (each drawn by its ``letter`` and
     ``side``) if given."""
