@@ -90,7 +90,7 @@ class History:
                 " FROM games g JOIN sets s ON s.id = g.set_id ORDER BY g.started_at, g.id"
             ).fetchall()
         except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
+            raise StorageUnavailableError.of(self.path, "cannot read the game record", error) from None
         return [
             GameSummary(id_, at, game, board, number, lineup, result, how, bool(abandoned), moves, red, blue)
             for id_, at, game, board, number, lineup, result, how, abandoned, moves, red, blue in rows
@@ -115,7 +115,7 @@ class History:
                 "SELECT name, value FROM tags WHERE game_id = ? ORDER BY rowid", (game_id,)
             ).fetchall()
         except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
+            raise StorageUnavailableError.of(self.path, "cannot read the game record", error) from None
         if row is None:
             raise UnknownGameError(f"{self.path}: no game {game_id} in the record (nestref games lists them)")
         game_name, board, number, lineup, start, started_at, result, how, abandoned = row
