@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import operator
 import re
+import sys
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -244,7 +245,7 @@ class _Scanner:
                 word = word[number.end() :]
                 if not word:
                     continue
-            parsed.events.append(Played(word))
+            parsed.events.append(Played(sys.intern(word)))  # a move is written again and again: kept once
             parsed.event_lines.append(line)
             ply += 1
 
