@@ -10,6 +10,7 @@ an imported game is never taken for either.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -173,14 +174,28 @@ class History:
         record as it was) if it cannot be written."""
         for record in records:
             check_record(record, self.game)
-        # The rules' work (a position after every move) is done before the transaction:
-        # while it lasts, the nest's own moves wait to be written.
-        prepared = [(record, _move_rows(self.game, record)) for record in records]
         db = self._db
         try:
+            # The rules' work (a position after every move) is done before the
+            # transaction, into a table of this connection's own (SQLite's temporary
+            # database: no lock on the record, and a file rather than Python's memory):
+            # while the transaction lasts, the nest's own moves wait to be written.
+            db.execute(f"DROP TABLE IF EXISTS temp.{_STAGED}")
+            db.execute(
+                f"CREATE TEMP TABLE {_STAGED} (record INTEGER, n INTEGER, ply INTEGER, move TEXT, position TEXT,"
+                " at INTEGER, taken_back_at INTEGER, hinted INTEGER, PRIMARY KEY (record, n))"
+            )
+            for index, record in enumerate(records):
+                rows = _move_rows(self.game, record)
+                db.executemany(
+                    f"INSERT INTO temp.{_STAGED} VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(index, n, *row) for n, row in enumerate(rows)],
+                )
             db.execute("BEGIN IMMEDIATE")
             try:
-                game_ids = [None if self._has(record) else self._insert(record, rows) for record, rows in prepared]
+                game_ids = [
+                    None if self._has(record) else self._insert(index, record) for index, record in enumerate(records)
+                ]
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
@@ -190,6 +205,9 @@ class History:
             games = "the game" if len(records) == 1 else f"the {len(records)} games"
             doing = f"nothing imported, the record is as it was: {games} cannot be written"
             raise StorageUnavailableError.of(self.path, doing, error) from None
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute(f"DROP TABLE IF EXISTS temp.{_STAGED}")
         return game_ids
 
     def _has(self, record: GameRecord) -> bool:
@@ -204,9 +222,9 @@ class History:
             for game_id, stored, abandoned in rows
         )
 
-    def _insert(self, record: GameRecord, rows: list[_MoveRow]) -> int:
-        """Write ``record``, its moves ``rows`` (:func:`_move_rows`), as a set of its own,
-        below every id there is."""
+    def _insert(self, index: int, record: GameRecord) -> int:
+        """Write ``record``, the ``index``-th of those staged, as a set of its own, below
+        every id there is."""
         db = self._db
 
         def below(table: str, count: int) -> int:
@@ -243,13 +261,19 @@ class History:
             "INSERT INTO tags (game_id, name, value) VALUES (?, ?, ?)",
             [(game_id, name, value) for name, value in record.tags],
         )
-        first = below("moves", len(rows))
-        db.executemany(
+        first = below("moves", sum(isinstance(event, Played) for event in record.events))
+        db.execute(
             "INSERT INTO moves (id, game_id, ply, move, position, at, taken_back_at, referee_ms, hinted)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
-            [(first + index, game_id, *row) for index, row in enumerate(rows)],
+            f" SELECT ? + n, ?, ply, move, position, at, taken_back_at, 0, hinted FROM temp.{_STAGED}"
+            " WHERE record = ? ORDER BY n",
+            (first, game_id, index),
         )
         return game_id
+
+
+_STAGED = "staged_moves"
+"""The temporary table of the moves of the records being imported, made before the
+import's transaction (:meth:`History.import_records`)."""
 
 
 _MoveRow = tuple[int, str, str, int, int | None, int]
