@@ -41,7 +41,6 @@ BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer wi
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
 MAX_LIVE_NAME_CHARS = 40  # as the live boards' messages allow (remote/live.py)
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
-NAME_PATTERN = re.compile(r"[a-z0-9_]+")  # a game's name, as its package's
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
 
@@ -167,7 +166,8 @@ def load_config(path: str | Path | None, *, game: str | None = None, board: str 
 def game_defaults_text(name: str) -> str | None:
     """The defaults a game has of its own over the shipped ones, if it has any."""
     source = resources.files("firmware_host.daemon").joinpath(f"default_config_{name}.toml")
-    return source.read_text(encoding="utf-8") if NAME_PATTERN.fullmatch(name) and source.is_file() else None
+    # Only a game's own name is looked for: a long one made is_file() raise (too long for a file name).
+    return source.read_text(encoding="utf-8") if name in game_names() and source.is_file() else None
 
 
 def _table_in(data: dict[str, Any], key: str) -> dict[str, Any]:
