@@ -210,7 +210,7 @@ _CONFIGS = [
 
 @FUZZ
 @given(_inputs(st.sampled_from(_CONFIGS)))
-@example(b'[game]\nname = "' + b"b" * 300 + b'"\n')  # found here: too long for a file's name, an OSError
+@example(b'[game]\nname = "' + b"b" * 300 + b'"\n')  # once an OSError: too long for a file name
 def test_any_config_file_is_read_or_refused_cleanly(data):
     with _file(data, "nest.toml") as path:
         ran = _run(["wiring", "--config", str(path)])
