@@ -175,9 +175,9 @@ def test_a_file_larger_than_a_record_may_be_is_refused_with_the_line_it_goes_pas
     code, out, err = run(capsys, "import", str(big), "--db", str(target))
     lines = big.read_bytes()[:MAX_FILE_BYTES].count(b"\n") + 1
     assert (code, out) == (2, "")
-    assert (
-        err
-        == f"nestref: {big}:{lines}: the file goes on past 4 MiB, the most a record file may hold: split it into smaller files\n"
+    assert err == (
+        f"nestref: {big}:{lines}: the file goes on past 4 MiB, the most a record file may hold:"
+        " split it into smaller files\n"
     )
     assert not target.exists()
 
