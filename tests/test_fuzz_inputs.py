@@ -22,7 +22,6 @@ import tempfile
 import tracemalloc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
@@ -30,6 +29,7 @@ from hypothesis import strategies as st
 
 from firmware_host.cli import main
 from firmware_host.daemon.config import default_config_text
+from firmware_host.games.assets import GameAssets
 from firmware_host.records import write_record
 from tests.battle_hands import play_battle_game
 from tests.records_helpers import GAMES, records
@@ -221,8 +221,8 @@ def test_any_config_file_is_read_or_refused_cleanly(data):
 # -- board files, both games ------------------------------------------------------------------
 
 _BOARDS = [
-    ("cuckoo", resources.files("firmware_host.games.cuckoo.rules").joinpath("boards", "hexhex-5.toml").read_bytes()),
-    ("battle", resources.files("firmware_host.games.battle").joinpath("boards", "classic.toml").read_bytes()),
+    ("cuckoo", GameAssets.of("cuckoo").board_text("hexhex-5").encode()),
+    ("battle", GameAssets.of("battle").board_text("classic").encode()),
 ]
 
 
