@@ -75,7 +75,7 @@ def test_snapshots_arrive_as_scan_updates_and_the_hello_tells_the_matrix(nest):
     host, pico = nest
     assert host.connected
     assert host.hello is not None
-    assert (host.hello.rows, host.hello.cols, host.hello.scan_hz, host.hello.firmware_version) == (8, 8, 1000, "1.0")
+    assert (host.hello.rows, host.hello.cols, host.hello.scan_hz, host.hello.firmware_version) == (8, 8, 1000, "2.0")
     pico.matrix.set_closed({(0, 0), (3, 4), (7, 7)})
     updates = wait_for(host, has_picture({(0, 0), (3, 4), (7, 7)}))
     pico.matrix.set_closed({(0, 0), (7, 7)})
@@ -175,7 +175,7 @@ def test_the_firmware_boots_with_a_hello_then_a_snapshot_with_no_latch():
     bench = Bench()
     bench.matrix.set_closed({(1, 2)})
     (_, hello), (_, snapshot) = bench.steps(1)
-    assert hello == Hello(0, 1, 0, 8, 8, 1000, is_boot=True)
+    assert hello == Hello(0, 2, 0, 8, 8, 1000, is_boot=True)
     assert snapshot == Snapshot(1, 8, 8, bytes([0, 0b100, 0, 0, 0, 0, 0, 0]), bytes(8))
 
 
