@@ -16,7 +16,7 @@ from gpiozero.pins import Factory
 from luma.core.render import canvas
 
 from hardware.errors import DeviceError
-from hardware.outputs import Blink, next_change
+from hardware.outputs import Blink, CellLight, blink_of, next_change
 
 
 class StatusLights:
@@ -65,7 +65,8 @@ class StatusLights:
 
 class CellLights:
     """One LED per cell on a luma device (a MAX7219's 8x8 matrix, or luma's dummy
-    device); ``mapping`` gives each cell's LED as (x, y)."""
+    device); ``mapping`` gives each cell's LED as (x, y). Its LEDs have one colour: a
+    :class:`CellLight`'s colour is not shown, its blinking is."""
 
     def __init__(self, device: Any, mapping: Mapping[str, tuple[int, int]]) -> None:
         self.device = device
@@ -77,9 +78,10 @@ class CellLights:
         self._lit: frozenset[str] | None = None
         self.frames = 0
 
-    def show(self, cells: Mapping[str, Blink], now: float) -> None:
+    def show(self, cells: Mapping[str, Blink | CellLight], now: float) -> None:
         groups: dict[Blink, set[str]] = {}
-        for cell, blink in cells.items():
+        for cell, shown in cells.items():
+            blink = blink_of(shown)
             if cell in self.mapping and blink is not Blink.OFF:
                 groups.setdefault(blink, set()).add(cell)
         self._groups = tuple((blink, frozenset(group)) for blink, group in groups.items())

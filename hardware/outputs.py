@@ -41,6 +41,48 @@ class Blink(Enum):
         return (now // half + 1) * half
 
 
+class Colour(Enum):
+    """A cell LED's colour, on a nest whose cell LEDs have colours (WS2812s); its value is
+    (red, green, blue) at full brightness. Colour only repeats what the blinking says, so
+    that a player who cannot tell green from amber loses nothing (docs/daemon.md)."""
+
+    WHITE = (255, 255, 255)  # steady: a fact (where a piece goes, a cell to fill)
+    GREEN = (0, 255, 0)  # slow: what to do next (the piece to move)
+    AMBER = (255, 110, 0)  # fast: what is wrong (as the error light); what must come off
+    RED = (255, 0, 0)  # a side's own: red's
+    BLUE = (0, 60, 255)  # blue's (a little green, or it looks dim beside the others)
+
+
+GRAMMAR_COLOURS = {Blink.ON: Colour.WHITE, Blink.SLOW: Colour.GREEN, Blink.FAST: Colour.AMBER}
+"""The colour of each way of blinking, for a cell light given no colour of its own."""
+
+
+@dataclass(frozen=True)
+class CellLight:
+    """How a cell's LED shows: its blinking, and a colour (None: the one the blinking's
+    grammar gives it, :data:`GRAMMAR_COLOURS`). A one-colour LED shows the blinking only."""
+
+    blink: Blink
+    colour: Colour | None = None
+
+    @property
+    def shown_colour(self) -> Colour | None:
+        """The colour it shows when lit (None when it is off)."""
+        if self.blink is Blink.OFF:
+            return None
+        return self.colour or GRAMMAR_COLOURS[self.blink]
+
+
+def cell_light(shown: Blink | CellLight) -> CellLight:
+    """``shown`` as a :class:`CellLight` (a bare blinking takes its grammar's colour)."""
+    return shown if isinstance(shown, CellLight) else CellLight(shown)
+
+
+def blink_of(shown: Blink | CellLight) -> Blink:
+    """The blinking of ``shown``."""
+    return shown.blink if isinstance(shown, CellLight) else shown
+
+
 def next_change(blinks: Iterable[Blink], now: float) -> float | None:
     """When the first of ``blinks`` next turns on or off, or None if none blinks."""
     return min((change for blink in set(blinks) if (change := blink.next_change(now)) is not None), default=None)

@@ -53,15 +53,26 @@ class SerialPort(Protocol):
         """Up to ``size`` bytes, without waiting (the port is opened with timeout=0)."""
         ...
 
+    def write(self, data: bytes) -> int | None:
+        """Write what fits now, without waiting (opened with write_timeout=0)."""
+        ...
+
     def close(self) -> None:
         """Release the port."""
         ...
 
 
 class OpenPort(Protocol):
-    """Opens a port: ``serial.serial_for_url`` or a test's stand-in."""
+    """Opens a port: :func:`open_serial` or a test's stand-in."""
 
     def __call__(self, url: str, *, baudrate: int, timeout: float) -> SerialPort: ...
+
+
+def open_serial(url: str, *, baudrate: int, timeout: float) -> SerialPort:
+    """A pyserial port that never waits to write either: what the Pico does not take at
+    once is dropped (a LIGHTS frame cut short is refused by the Pico, and sent again)."""
+    port: SerialPort = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, write_timeout=0)
+    return port
 
 
 class SerialScanner:
@@ -80,7 +91,7 @@ class SerialScanner:
         *,
         size: tuple[int, int],
         baudrate: int = DEFAULT_BAUDRATE,
-        open_port: OpenPort = serial.serial_for_url,
+        open_port: OpenPort = open_serial,
         clock: Callable[[], float] = time.monotonic,
         backoff: Backoff | None = None,
     ) -> None:
@@ -108,6 +119,9 @@ class SerialScanner:
         """Valid frames of another matrix size than the config's (or the HELLO's): not taken."""
         self._misfit_logged: set[tuple[int, int]] = set()
         self._announced: tuple[int, int] | None = None  # the size the last HELLO announced
+        self.link_id = 0
+        """Goes up when the port is (re)opened and when the Pico announces it booted: what
+        the Pico was sent before may be lost (its LEDs, which the cell lights send again)."""
 
     @property
     def frames_rejected(self) -> int:
@@ -151,6 +165,23 @@ class SerialScanner:
             self._lose_port(error)
         return updates
 
+    def send(self, data: bytes) -> bool:
+        """Write ``data`` to the Pico (a LIGHTS frame), if the port is open and takes all of
+        it now; never raises and never waits. A port that fails is lost, as in ``poll()``."""
+        port = self._port
+        if port is None or self._is_closed:
+            return False
+        try:
+            written = port.write(data)
+        except (serial.SerialException, OSError) as error:  # unplugged
+            self._lose_port(error)
+            return False
+        except Exception as error:  # a driver's bug must not stop the referee
+            logger.exception("serial scanner %s: unexpected error writing the port", self.url)
+            self._lose_port(error)
+            return False
+        return written is None or written == len(data)
+
     def close(self) -> None:
         """Close the port; ``poll()`` then reports nothing. Safe to call twice."""
         self._is_closed = True
@@ -177,6 +208,7 @@ class SerialScanner:
         self._last_seq = None
         self._last_frame_at = None
         self._has_reported_since_open = False
+        self.link_id += 1
         return self._port
 
     def _lose_port(self, error: BaseException) -> None:
@@ -242,19 +274,22 @@ class SerialScanner:
 
     def _take_hello(self, hello: Hello) -> None:
         previous, self.hello = self.hello, hello
+        if hello.is_boot:
+            self.link_id += 1
         if previous is not None and _identity(previous) == _identity(hello):
             return  # the periodic repeat of what is known already
         logger.info(
-            "serial scanner %s: firmware %s, %dx%d matrix scanned at %d Hz",
+            "serial scanner %s: firmware %s, %dx%d matrix scanned at %d Hz, %d LEDs",
             self.url,
             hello.firmware_version,
             hello.rows,
             hello.cols,
             hello.scan_hz,
+            hello.lights,
         )
-        if hello.protocol_version != PROTOCOL_VERSION:
+        if not 1 <= hello.protocol_version <= PROTOCOL_VERSION:
             logger.warning(
-                "serial scanner %s speaks protocol version %d; this daemon knows version %d",
+                "serial scanner %s speaks protocol version %d; this daemon knows versions 1 to %d",
                 self.url,
                 hello.protocol_version,
                 PROTOCOL_VERSION,
@@ -273,8 +308,8 @@ class SerialScanner:
         return ScanUpdate(closed, flickered) if is_news else None
 
 
-def _identity(hello: Hello) -> tuple[str, int, int, int, int]:
-    return (hello.firmware_version, hello.rows, hello.cols, hello.scan_hz, hello.protocol_version)
+def _identity(hello: Hello) -> tuple[str, int, int, int, int, int]:
+    return (hello.firmware_version, hello.rows, hello.cols, hello.scan_hz, hello.protocol_version, hello.lights)
 
 
 def crossings_in(bitmap: bytes, rows: int, cols: int) -> frozenset[Crossing]:

@@ -6,6 +6,11 @@ read /dev/ttyACM0. Closing the master is pulling the cable; a new pty behind the
 symlink is plugging it back. The firmware's clock advances exactly 1 ms per scan, so
 what it sends depends on scans, not on how busy the machine is. The simulator and the
 serial backend's tests use it.
+
+With LEDs (``lights``), the firmware's own ``PixelLights`` reads the daemon's LIGHTS
+frames from the same pty and writes its pictures where the PIO's DMA would take them:
+``pixels()`` is what the chain shows now. (tests/test_scanner_protocol.py runs the same
+classes on MicroPython's Unix port.)
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import tty
 from collections.abc import Iterable
 from pathlib import Path
 
-from hardware.pico.main import Scanner
+from hardware.pico.main import PixelLights, Scanner
 from hardware.scanner_protocol import Snapshot, decode_packet
 from hardware.sensors import Crossing
 
@@ -24,9 +29,10 @@ WAIT_S = 5.0
 
 
 class SimulatedMatrix:
-    """An 8x8 reed-switch matrix as the firmware's row and column callables see it."""
+    """A reed-switch matrix (8x8 unless told) as the firmware's row and column callables see it."""
 
-    def __init__(self) -> None:
+    def __init__(self, columns: int = 8) -> None:
+        self._open = (1 << columns) - 1  # every column high: no switch closed on the row
         self._lock = threading.Lock()
         self._closed: set[Crossing] = set()
         self._next_scan_flickers: set[Crossing] = set()
@@ -54,19 +60,24 @@ class SimulatedMatrix:
                 self._next_scan_flickers = set()
             self._levels = {}
             for closed_row, column in reading:  # a closed switch pulls its column low
-                self._levels[closed_row] = self._levels.get(closed_row, 0xFF) & ~(1 << column)
+                self._levels[closed_row] = self._levels.get(closed_row, self._open) & ~(1 << column)
         self._selected_row = row if is_selected else None
 
     def read_columns(self) -> int:
-        return 0xFF if self._selected_row is None else self._levels.get(self._selected_row, 0xFF)
+        return self._open if self._selected_row is None else self._levels.get(self._selected_row, self._open)
 
 
 class SimulatedPico:
-    """The firmware's Scanner in a thread, writing to whichever pty ``link`` points at."""
+    """The firmware's Scanner in a thread, writing to whichever pty ``link`` points at:
+    a ``size`` matrix (rows, columns) and a chain of ``lights`` LEDs (0: none)."""
 
-    def __init__(self, link: Path) -> None:
+    def __init__(self, link: Path, *, size: tuple[int, int] = (8, 8), lights: int = 0) -> None:
         self.link = link
-        self.matrix = SimulatedMatrix()
+        self.size = size
+        self.lights = lights
+        self.matrix = SimulatedMatrix(size[1])
+        self._pixels: tuple[int, ...] = (0,) * lights  # the words last written to the chain
+        self.pixel_writes = 0
         self.frames_dropped = 0
         self._master: int | None = None
         self._thread: threading.Thread | None = None
@@ -93,7 +104,17 @@ class SimulatedPico:
         """Power on: the firmware starts, a boot HELLO first."""
         self._stop.clear()
         self._now_us = 0
-        scanner = Scanner(self.matrix.drive_row, self.matrix.read_columns, self._write, lambda: self._now_us)
+        rows, columns = self.size
+        scanner = Scanner(
+            self.matrix.drive_row,
+            self.matrix.read_columns,
+            self._write,
+            lambda: self._now_us,
+            rows=rows,
+            cols=columns,
+            read_host=self._read_host,
+            lights=PixelLights(self.lights, self._write_pixels) if self.lights else None,
+        )
         self._thread = threading.Thread(target=self._run, args=(scanner,), daemon=True)
         self._thread.start()
 
@@ -122,6 +143,28 @@ class SimulatedPico:
         """Flip these switches for the one scan right after the next SNAPSHOT is sent."""
         with self._lock:
             self._flickers_after_snapshot |= set(positions)
+
+    def pixels(self) -> list[tuple[int, int, int]]:
+        """What each LED of the chain shows now: (red, green, blue)."""
+        with self._lock:
+            words = self._pixels
+        return [(word >> 16 & 0xFF, word >> 24 & 0xFF, word >> 8 & 0xFF) for word in words]
+
+    def _write_pixels(self, words: list[int]) -> bool:
+        picture = tuple(words)
+        with self._lock:
+            self._pixels = picture
+            self.pixel_writes += 1
+        return True
+
+    def _read_host(self) -> bytes:
+        master = self._master
+        if master is None:
+            return b""
+        try:
+            return os.read(master, 32)  # HOST_BYTES_PER_STEP, as on the Pico
+        except (BlockingIOError, OSError):
+            return b""
 
     def _run(self, scanner: Scanner) -> None:
         while not self._stop.is_set():

@@ -269,7 +269,7 @@ class PixelLights:
     def __init__(
         self,
         count: int,
-        write: "Callable[[object], bool]",
+        write: "Callable[[list[int]], bool]",
         *,
         ticks_diff: "Callable[[int, int], int] | None" = None,
     ) -> None:
@@ -281,7 +281,7 @@ class PixelLights:
         self._pictures = [dark, dark, dark, dark]  # by (slow lit) * 2 + (fast lit)
         self._taken_us: int | None = None  # when the last LIGHTS came
         self._phase_ms = 0  # the host's blink clock then, within its second
-        self._shown: object = None  # the picture last written
+        self._shown: list[int] | None = None  # the picture last written
         self._last_write_us: int | None = None
         # After a write, the chain is busy for its bits and the reset that latches them.
         self._write_gap_us = int(count * 24 * LED_BIT_US) + LED_RESET_US
@@ -311,7 +311,7 @@ class PixelLights:
         self._shown = None  # a new frame is written even if it looks the same: it may have been lost
         self.frames_taken += 1
 
-    def picture(self, now: int) -> object:
+    def picture(self, now: int) -> "list[int]":
         """The words the chain should show at ``now``."""
         if self._taken_us is None:
             return self._dark
@@ -365,7 +365,7 @@ def pin_runs(pins: "tuple[int, ...]") -> "list[tuple[int, int, int]]":
     return runs
 
 
-def open_pixel_writer(count: int) -> "Callable[[object], bool]":
+def open_pixel_writer(count: int) -> "Callable[[list[int]], bool]":
     """The LED chain's writer on ``LED_PIN``: PIO0's state machine 0 makes the WS2812's
     pulses (1.25 us a bit: 0.375 us high for a 0, 0.875 us for a 1) at 8 MHz, and a DMA
     channel feeds it a whole picture while the CPU scans (MicroPython only)."""
@@ -391,7 +391,7 @@ def open_pixel_writer(count: int) -> "Callable[[object], bool]":
     control = dma.pack_ctrl(size=2, inc_write=False, treq_sel=0)
     in_flight: list[object] = [None]  # the picture the DMA reads: kept from the garbage collector until done
 
-    def write(words: object) -> bool:
+    def write(words: "list[int]") -> bool:
         if dma.active():
             return False
         in_flight[0] = words
