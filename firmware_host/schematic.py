@@ -37,7 +37,7 @@ def pin_labels(config: Config) -> dict[int, str]:
         labels.update({pin: f"col {c}" for c, pin in enumerate(config.sensors.columns)})
     if config.display.driver != "none":
         labels.update({2: "OLED SDA", 3: "OLED SCL"})
-    if config.cell_lights.driver != "none":
+    if config.cell_lights.driver == "max7219":
         device = config.cell_lights.spi_device
         labels.update({9: "(SPI MISO)", 10: "MAX7219 DIN", 11: "MAX7219 CLK", SPI_CE_PINS[device]: "MAX7219 CS"})
         if device == 1:  # the kernel's SPI driver claims CE0 as well
@@ -244,7 +244,7 @@ def _peripherals(config: Config, top: float) -> tuple[list[str], float]:
         x += 360
         bottom = max(bottom, top + 30 + 24 * len(pins) + 16 * len(notes))
     cells = config.cell_lights
-    if cells.driver != "none":
+    if cells.driver == "max7219":  # (a WS2812 chain hangs off the Pico: docs/schematic-<game>-lights.svg)
         ce = SPI_CE_PINS[cells.spi_device]
         parts.append('<g class="led-driver">')
         pins = [("V+", _net("5V")), ("GND", _net("GND")), ("DIN", _net(10)), ("CLK", _net(11)), ("LOAD/CS", _net(ce))]

@@ -18,8 +18,15 @@ from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config, load_config
 from firmware_host.games import load_game
 from firmware_host.games.base import Board
 from firmware_host.schematic import HEADER, PHYSICAL, schematic_svg
+from firmware_host.wiring_lights import (
+    lights_schematic_svg,
+    pixel_lights_text,
+    pixel_parts,
+    strike_pad_parts,
+    strike_pad_section,
+)
 
-PICO_CROSSINGS = 64  # the Pico's firmware scans 8 rows and 8 columns (hardware/pico)
+PICO_CROSSINGS = 100  # the Pico's firmware scans up to 10 rows and 10 columns (hardware/pico)
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 16: "sixteen", 20: "twenty"}
 SCHEMATIC = "docs/schematic.svg"  # the default config's schematic, committed, beside the nest's picture
 
@@ -222,7 +229,7 @@ def bill_of_materials(config: Config, build: NestBuild = BUILD) -> list[Part]:
                 "a blue LED drops about 3 V, so it takes the smaller one",
             )
         )
-    if config.cell_lights.driver != "none":
+    if config.cell_lights.driver == "max7219":
         parts += [
             Part("LED driver", 1, "MAX7219CNG (DIP-24) in a socket", "drives 64 LEDs from three SPI pins"),
             Part("LED, 3 mm, diffused", cells, "one colour", "one in every cell (the MAX7219 multiplexes them)"),
@@ -240,6 +247,7 @@ def bill_of_materials(config: Config, build: NestBuild = BUILD) -> list[Part]:
                 "optional: only if the MAX7219 misbehaves on 3.3 V logic (see *Power*)",
             ),
         ]
+    parts += [Part(*part) for part in pixel_parts(config) + strike_pad_parts(config)]
     if config.sensors.backend == "serial":
         parts.append(
             Part(
@@ -337,7 +345,7 @@ def pi_setup_text(config: Config) -> str:
             "dtparam=i2c_arm=on        # the OLED",
             "dtparam=i2c_arm_baudrate=400000  # redraws the OLED in a quarter of the time",
         ]
-    if config.cell_lights.driver != "none":
+    if config.cell_lights.driver == "max7219":
         commands.append("sudo raspi-config nonint do_spi 0          # dtparam=spi=on: the MAX7219, on SPI0")
         boot_lines.append("dtparam=spi=on            # the MAX7219")
         if config.cell_lights.spi_device == 0:
@@ -383,7 +391,7 @@ def pi_setup_text(config: Config) -> str:
     checks = []
     if display.driver != "none":
         checks.append(f"`i2cdetect -y {display.i2c_bus}` shows `{display.i2c_address:02x}` (the OLED)")
-    if config.cell_lights.driver != "none":
+    if config.cell_lights.driver == "max7219":
         checks.append(
             f"`/dev/spidev{config.cell_lights.spi_port}.{config.cell_lights.spi_device}` exists (the MAX7219)"
         )
@@ -516,8 +524,8 @@ def render_wiring(config: Config) -> str:
     pico_note = (
         ""
         if crossings <= PICO_CROSSINGS
-        else f""" Its firmware scans an 8x8 matrix ({PICO_CROSSINGS} crossings) so far, fewer
-than this build's {crossings}: for now the Pi scans this one."""
+        else f""" Its firmware scans at most a 10x10 matrix ({PICO_CROSSINGS} crossings), fewer
+than this build's {crossings}: the Pi scans this one."""
     )
     if sensors.backend == "gpio":
         fast, idle, asleep = sensors.scan_hz, sensors.idle_scan_hz, sensors.asleep_scan_hz
@@ -565,7 +573,13 @@ LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the
     else:  # the committed drawing is the default config's
         schematic = "`nestref wiring --config FILE --schematic schematic.svg` draws the schematic of this build."
     cells = config.cell_lights
-    if cells.driver != "none":
+    if cells.driver == "ws2812":
+        build = build_config(config.game.name)
+        shipped = build is not None and lights_schematic_svg(config) == lights_schematic_svg(
+            load_config(build, game=config.game.name)
+        )
+        cell_leds = pixel_lights_text(config, is_shipped_build=shipped)
+    elif cells.driver == "max7219":
         ce = {0: "GPIO8 (CE0, pin 24)", 1: "GPIO7 (CE1, pin 26)"}[cells.spi_device]
         leds = f"{cell_count} LEDs"
         cell_leds = f"""A MAX7219 drives an 8x8 LED matrix (a ready-made module, or {leds} of your own: the LED
@@ -670,7 +684,7 @@ to do next, fast blinking (4 Hz) for what is wrong. See `docs/daemon.md`.
 
 {buzzer_text(config)}
 
-## Power
+{strike_pad_section(config)}## Power
 
 - The Pi, the OLED and the switches run from the 5 V supply through the Pi; the reed
   switches draw only the pull-up current (a few tenths of a milliampere) while closed.

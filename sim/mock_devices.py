@@ -71,7 +71,8 @@ def open_mock_nest(config: Config) -> MockNest:
         switches = MockSwitchMatrix(factory, config.sensors.rows, config.sensors.columns)
     else:
         folder = tempfile.TemporaryDirectory(prefix="nestref-pico-")
-        pico = SimulatedPico(Path(folder.name) / "ttyACM0")
+        leds = config.cell_lights.count if config.cell_lights.driver == "ws2812" else 0
+        pico = SimulatedPico(Path(folder.name) / "ttyACM0", size=config.sensors.size, lights=leds)
         pico.plug()
         pico.boot()
         switches = pico.matrix

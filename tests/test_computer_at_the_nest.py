@@ -20,6 +20,7 @@ from firmware_host.errors import ConfigError
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position, Side
 from firmware_host.referee.signals import ComputerMove, TurnStarted
+from hardware.lights import CellLights
 from hardware.outputs import Blink
 from tests.test_daemon import Rig, write_config
 
@@ -82,7 +83,7 @@ def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
     assert (screen.headline, screen.lines[0]) == (str(move), "computer's move")
     assert presenter.cells() == {move.origin: Blink.SLOW, move.target: Blink.ON}
     led_matrix = rig.devices.cell_lights
-    assert led_matrix is not None
+    assert isinstance(led_matrix, CellLights)  # the MAX7219's (not a WS2812 chain)
     x, y = rig.config.cell_lights.map[str(move.target)]
     assert led_matrix.device.image.getpixel((x, y)) == 255
     # Another blue move: flagged like an illegal move, and put back.

@@ -30,6 +30,7 @@ from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
 from firmware_host.referee.store import GameStore
 from hardware.display import open_oled
 from hardware.errors import DeviceError
+from hardware.lights import CellLights
 from hardware.outputs import Blink
 from sim.mock_devices import open_mock_devices
 from sim.pico import SimulatedPico
@@ -185,7 +186,7 @@ def test_the_daemon_shows_whose_turn_an_illegal_move_and_the_fix(tmp_path):
     cells = rig.daemon.presenter.cells()
     assert (cells["c5"], cells["c3"]) == (Blink.FAST, Blink.ON)
     led_matrix = rig.devices.cell_lights
-    assert led_matrix is not None
+    assert isinstance(led_matrix, CellLights)  # the MAX7219's (not a WS2812 chain)
     x, y = rig.config.cell_lights.map["c3"]
     assert led_matrix.device.image.getpixel((x, y)) == 255  # the cell to fill is lit
     rig.change("c5", False)

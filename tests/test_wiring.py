@@ -398,16 +398,19 @@ def test_nestref_wiring_for_the_battle_game_writes_the_guide_of_its_ten_by_ten_b
     config = load_config(build_config("battle"), game="battle")
     field = load_game("battle").board
     assert config.game.board.name == field.name and config.sensors.size == (10, 10)
-    pins = [*config.sensors.rows, *config.sensors.columns]
-    assert len(set(pins)) == 20, "a 10x10 matrix needs 20 GPIO pins"
+    assert config.sensors.backend == "serial", "a Pico scans the 10x10 matrix and drives the LEDs"
     for cell in field.cells:  # every square of the field on a crossing of the matrix; no lake
         assert f"| {cell} |" in guide or f" {cell} |" in guide, cell
     assert len(set(config.matrix.values())) == len(field.cells) + 3 == 95
     for lake in ("c5", "d6", "g5", "h6"):
-        assert f" {lake} |" not in guide
+        assert f" {lake} |" not in guide and f"| {lake}: " not in guide
     assert "reed switch | 92 |" in guide and "the Pi's twenty matrix pins" in guide
-    assert "fewer\nthan this build's 100: for now the Pi scans this one" in guide
-    assert 'None in this build (`[cell_lights] driver = "none"`)' in guide
+    assert "for now the Pi scans" not in guide
+    assert (
+        "| RGB LED | 92 | WS2812B-V5" in guide
+        and "`MATRIX_ROWS = 10`, `MATRIX_COLUMNS = 10` and `LED_COUNT = 92`" in guide
+    )
+    assert "![The LED chain and the strike pad](docs/schematic-battle-lights.svg)" in guide
     assert "![The nest and its cells](docs/classic.svg)" in guide
     assert main(["--game", "battle", "board", "--svg", str(tmp_path / "classic.svg")]) == 0
     assert (tmp_path / "classic.svg").read_text() == (ROOT / "docs" / "classic.svg").read_text()

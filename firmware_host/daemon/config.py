@@ -9,6 +9,7 @@ name the file and the key, in one line (:class:`ConfigError`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass, fields, replace
 from importlib import resources
@@ -37,8 +38,15 @@ SPI_PINS = {9: "cell lights: SPI0 MISO (claimed by SPI)", 10: "cell lights: SPI0
 SPI_CE_PINS = {0: 8, 1: 7}  # spi_device: its chip-enable pin
 UART_PINS = {14: "sensors: UART TXD (to the Pico's RX)", 15: "sensors: UART RXD (from the Pico's TX)"}
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")  # the header's UART, on GPIO14 and 15
+STRIKE_PAD_UART_PINS = {
+    14: "strike pad: UART TXD (to the PN532's RX)",
+    15: "strike pad: UART RXD (from the PN532's TX)",
+}
 BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer with its own oscillator
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
+CELL_LIGHT_DRIVERS = ("max7219", "ws2812", "none")  # one colour on SPI; any colour, driven by the Pico; none
+PICO_SIDE = 10  # the Pico's firmware has pins for up to 10 rows and 10 columns (hardware/pico/main.py)
+MAX_CHAIN = 256  # LEDs in a WS2812 chain (the protocol's MAX_LIGHTS)
 MAX_LIVE_NAME_CHARS = 40  # as the live boards' messages allow (remote/live.py)
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
@@ -67,11 +75,17 @@ class Display:
 
 @dataclass(frozen=True)
 class CellLights:
-    driver: str  # "max7219" or "none"
+    driver: str  # one of CELL_LIGHT_DRIVERS
     spi_port: int
     spi_device: int
     brightness: int
-    map: dict[str, tuple[int, int]]  # cell: (x, y) on the LED matrix
+    map: dict[str, tuple[int, int]]  # max7219: cell: (x, y) on the LED matrix
+    chain: dict[str, int] = dataclasses.field(default_factory=dict)  # ws2812: cell: its LED's place in the chain
+
+    @property
+    def count(self) -> int:
+        """LEDs in a WS2812 chain (0 for another driver)."""
+        return max(self.chain.values()) + 1 if self.chain else 0
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,79 @@ class Sound:
     pin: int = 18
     buzzer: str = "tonal"
     move_accepted: bool = False
+
+
+STRIKE_PAD_READERS = ("pn532",)  # a PN532 module in HSU (UART) mode: hardware/strike_pad.py
+UID_BYTES = (4, 7, 10)  # an ISO 14443A tag's UID: single, double or triple size
+_SIDE_AND_NAME = re.compile(r"(red|blue) [A-Za-z][A-Za-z -]{0,39}")
+
+
+class StrikePadTags:
+    """Which tag is under which piece: a tag's UID (bytes) and the piece ("red Marshal",
+    in the game's words). It says which piece has which rank, so it is shown as its size
+    only: no log line or message can carry it by mistake."""
+
+    def __init__(self, pieces: dict[bytes, str]) -> None:
+        self._pieces = dict(pieces)
+
+    def piece(self, uid: bytes) -> str | None:
+        """The piece whose tag has ``uid`` (None: a tag not calibrated)."""
+        return self._pieces.get(uid)
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StrikePadTags) and self._pieces == other._pieces
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._pieces.items()))
+
+    def __repr__(self) -> str:
+        return f"StrikePadTags({len(self._pieces)} tags)"
+
+
+@dataclass(frozen=True)
+class StrikePad:
+    """The strike pad (docs/daemon.md, "The strike pad"): an NFC ``reader`` on serial
+    ``port``, and the ``tags`` read from ``tags_file`` (empty before the calibration)."""
+
+    enabled: bool = False
+    reader: str = "pn532"
+    port: str = "/dev/serial0"
+    tags_file: str = ""
+    tags: StrikePadTags = dataclasses.field(default_factory=lambda: StrikePadTags({}))
+
+
+def read_strike_pad_tags(path: str | Path, game: Game, lineup: str) -> StrikePadTags:
+    """The tags file at ``path`` (written by ``nestref calibrate --strike-pad``): a table
+    ``[tags]`` of UID (hex) = piece ("red Marshal"). A file not there yet is no tags; a
+    bad one raises :class:`ConfigError` naming the file and the key."""
+    if not Path(path).exists():
+        return StrikePadTags({})
+    reader = TomlChecker(str(path), ConfigError)
+    data = reader.table(reader.read_file(path, "strike pad's tags file"), "", required=["tags"], optional=["game"])
+    tags = reader.table(data["tags"], "tags")
+    per_side = dict.fromkeys(("red", "blue"), 0)
+    pieces: dict[bytes, str] = {}
+    for key, value in tags.items():
+        where = f"tags.{key}"
+        try:
+            uid = bytes.fromhex(key)
+        except ValueError:
+            uid = b""
+        if len(uid) not in UID_BYTES or key != uid.hex():
+            raise reader.fail(where, "expected a tag's UID: 8, 14 or 20 hex digits, lower case")
+        piece = reader.string(value, where)
+        if not _SIDE_AND_NAME.fullmatch(piece):
+            raise reader.fail(where, f'expected "red" or "blue" and a piece, such as "red Scout", got {piece[:40]!r}')
+        per_side[piece.split()[0]] += 1
+        pieces[uid] = piece
+    most = len(game.lineup_pieces(lineup)) // 2
+    for side, count in per_side.items():
+        if count > most:
+            raise reader.fail("tags", f"{count} tags for {side}'s pieces, but a side has {most}")
+    return StrikePadTags(pieces)
 
 
 @dataclass(frozen=True)
@@ -119,6 +206,7 @@ class Config:
     broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
     remote_nest: str = ""  # this nest's name in remote play ([remote] nest); "": made of the host's name
     live: Live = Live()
+    strike_pad: StrikePad = StrikePad()
 
     def pins(self) -> dict[int, str]:
         """Every GPIO pin in use, with what uses it (BCM number: use)."""
@@ -173,6 +261,27 @@ def _table_in(data: dict[str, Any], key: str) -> dict[str, Any]:
     """``data[key]`` if it is a table (the reader names any other value as wrong)."""
     value = data.get(key)
     return value if isinstance(value, dict) else {}
+
+
+def serpentine(board: Board) -> dict[str, int]:
+    """A WS2812 chain laid row by row from the bottom, each row the other way from the one
+    before (the shortest wires between neighbours); a cell the board lacks (a lake) is
+    skipped, its wire running on to the next LED.
+
+    >>> chain = serpentine(load_game("battle").board)
+    >>> [chain[cell] for cell in ("a1", "j1", "j2", "a2", "a3", "b5", "e5", "j10", "a10")]
+    [0, 9, 10, 19, 20, 41, 42, 82, 91]
+    """
+    rows: dict[float, list[str]] = {}
+    for cell in board.cells:
+        rows.setdefault(round(board.centre(cell)[1], 6), []).append(cell)
+    chain: dict[str, int] = {}
+    first_row_up = board.centre(board.cells[0])[1] > board.centre(board.cells[-1])[1]  # the chain starts at a1's row
+    for turn, y in enumerate(sorted(rows, reverse=first_row_up)):
+        row = sorted(rows[y], key=lambda cell: board.centre(cell)[0], reverse=bool(turn % 2))
+        for cell in row:
+            chain[cell] = len(chain)
+    return chain
 
 
 def default_matrix(board: Board, buttons: list[str], size: tuple[int, int]) -> dict[str, Crossing]:
@@ -237,7 +346,7 @@ class _ConfigReader(TomlChecker):
         matrix = self.matrix(data["matrix"], nest, [name for name, pin in buttons.items() if pin is None], sensors.size)
         display = self.display(data["display"])
         lights = self.status_lights(data["status_lights"])
-        cell_lights = self.cell_lights(data["cell_lights"], nest)
+        cell_lights = self.cell_lights(data["cell_lights"], nest, sensors)
         level = self.string(data["logging"]["level"], "logging.level", tuple(LOG_LEVELS))
         web_hosts = tuple(
             self.host_name(name, "web.hosts") for name in self.string_list(data["web"]["hosts"], "web.hosts")
@@ -263,6 +372,7 @@ class _ConfigReader(TomlChecker):
             broker=self.broker(data["broker"]),
             remote_nest=self.remote_nest(data["remote"]),
             live=self.live(data["live"], data["broker"]),
+            strike_pad=self.strike_pad(data["strike_pad"], sensors, game, lineup),
         )
         self.check_pins(config)
         return config
@@ -381,8 +491,41 @@ class _ConfigReader(TomlChecker):
                 raise self.fail(f"sensors.gpio.{key}", f"expected 1 to 16 pins, got {len(pins)}")
         port = self.string(serial["port"], "sensors.serial.port")
         baudrate = self.integer(serial["baudrate"], "sensors.serial.baudrate", 300, 4_000_000)
-        size = (len(rows), len(columns)) if backend == "gpio" else (8, 8)  # the Pico firmware scans 8x8
+        size = (len(rows), len(columns)) if backend == "gpio" else self.pico_size(serial["size"])
         return Sensors(backend, scan_hz, idle_scan_hz, asleep_scan_hz, rows, columns, port, baudrate, size)
+
+    def strike_pad(self, data: dict[str, Any], sensors: Sensors, game: Game, lineup: str) -> StrikePad:
+        enabled = self.boolean(data["enabled"], "strike_pad.enabled")
+        reader = self.string(data["reader"], "strike_pad.reader", STRIKE_PAD_READERS)
+        port = self.string(data["port"], "strike_pad.port")
+        tags = self.string(data["tags"], "strike_pad.tags")
+        if not enabled:
+            return StrikePad(False, reader, port, "")
+        if not port:
+            raise self.fail("strike_pad.port", "the reader's serial port, such as /dev/serial0")
+        if sensors.backend == "serial" and Path(port).resolve() == Path(sensors.port).resolve():
+            raise self.fail("strike_pad.port", f"{port} is the Pico's (sensors.serial.port): the reader needs its own")
+        if sensors.backend == "serial" and port in UART_PORTS and sensors.port in UART_PORTS:
+            raise self.fail(
+                "strike_pad.port",
+                f"the header's one UART is the Pico's (sensors.serial.port = {sensors.port}): put the Pico on USB,"
+                " or the reader on a USB serial adapter",
+            )
+        if not tags:
+            raise self.fail(
+                "strike_pad.tags", "the tags file, such as strike-pad.toml (nestref calibrate --strike-pad)"
+            )
+        tags_file = self.beside_config(tags)
+        return StrikePad(True, reader, port, tags_file, read_strike_pad_tags(tags_file, game, lineup))
+
+    def pico_size(self, value: Any) -> tuple[int, int]:
+        """``sensors.serial.size``: [rows, columns] the Pico's firmware scans (its
+        MATRIX_ROWS and MATRIX_COLUMNS), each 1 to 10."""
+        where = "sensors.serial.size"
+        if not isinstance(value, list) or len(value) != 2:
+            raise self.fail(where, f"expected [rows, columns], got {value!r}")
+        rows, columns = (self.integer(side, where, 1, PICO_SIDE) for side in value)
+        return rows, columns
 
     def button(self, value: Any, where: str) -> int | None:
         if value == "matrix":
@@ -448,10 +591,29 @@ class _ConfigReader(TomlChecker):
                 lights[name] = self.integer(value, f"status_lights.{name}", 0, 27)
         return lights
 
-    def cell_lights(self, data: dict[str, Any], nest: Board) -> CellLights:
-        driver = self.string(data["driver"], "cell_lights.driver", ("max7219", "none"))
-        mapping: dict[str, tuple[int, int]] = {}
+    def cell_lights(self, data: dict[str, Any], nest: Board, sensors: Sensors) -> CellLights:
+        driver = self.string(data["driver"], "cell_lights.driver", CELL_LIGHT_DRIVERS)
         given = self.table(data.get("map", {}), "cell_lights.map")
+        for cell in given:
+            if cell not in nest:
+                raise self.fail(f"cell_lights.map.{cell}", f"not a cell of the nest {nest.name}")
+        brightness = self.integer(data["brightness"], "cell_lights.brightness", 0, 255)
+        spi_port = self.integer(data["spi_port"], "cell_lights.spi_port", 0, 0)  # SPI0: SPI1 is not wired
+        spi_device = self.integer(data["spi_device"], "cell_lights.spi_device", 0, 1)
+        if driver == "ws2812":
+            if sensors.backend != "serial":
+                raise self.fail(
+                    "cell_lights.driver",
+                    '"ws2812" LEDs are driven by the Pico that scans the matrix: set sensors.backend = "serial"',
+                )
+            if brightness < 8:
+                raise self.fail("cell_lights.brightness", f"{brightness} is too dim to see: 8 to 255 for WS2812 LEDs")
+            return CellLights(driver, spi_port, spi_device, brightness, {}, self.chain(given, nest))
+        return CellLights(driver, spi_port, spi_device, brightness, self.led_matrix_map(given, nest, driver))
+
+    def led_matrix_map(self, given: dict[str, Any], nest: Board, driver: str) -> dict[str, tuple[int, int]]:
+        """``[cell_lights.map]`` for a MAX7219: each cell's LED at [x, y] of its 8x8 matrix."""
+        mapping: dict[str, tuple[int, int]] = {}
         taken: dict[tuple[int, int], str] = {}
         # Left out, the cells fill the LED matrix in reading order, as the switches do in
         # the default [matrix]; a recalibrated switch matrix does not move the LEDs.
@@ -475,16 +637,27 @@ class _ConfigReader(TomlChecker):
             if place in taken:
                 raise self.fail(where, f"{list(place)} is also the LED of {taken[place]}")
             mapping[cell], taken[place] = place, cell
-        for cell in given:
-            if cell not in nest:
-                raise self.fail(f"cell_lights.map.{cell}", f"not a cell of the nest {nest.name}")
-        return CellLights(
-            driver=driver,
-            spi_port=self.integer(data["spi_port"], "cell_lights.spi_port", 0, 0),  # SPI0: SPI1 is not wired
-            spi_device=self.integer(data["spi_device"], "cell_lights.spi_device", 0, 1),
-            brightness=self.integer(data["brightness"], "cell_lights.brightness", 0, 255),
-            map=mapping,
-        )
+        return mapping
+
+    def chain(self, given: dict[str, Any], nest: Board) -> dict[str, int]:
+        """``[cell_lights.map]`` for a WS2812 chain: each cell's LED by its place in the
+        chain, 0 at the Pico; left out, :func:`serpentine`."""
+        if not given:
+            return serpentine(nest)
+        chain: dict[str, int] = {}
+        taken: dict[int, str] = {}
+        for cell in nest.cells:
+            where = f"cell_lights.map.{cell}"
+            if cell not in given:
+                raise self.fail("cell_lights.map", f"no LED for {cell}: a map must light every cell")
+            value = given[cell]
+            if isinstance(value, list):
+                raise self.fail(where, f"expected the LED's place in the chain (0 to {MAX_CHAIN - 1}), got {value!r}")
+            place = self.integer(value, where, 0, MAX_CHAIN - 1)
+            if place in taken:
+                raise self.fail(where, f"LED {place} is also the LED of {taken[place]}")
+            chain[cell], taken[place] = place, cell
+        return chain
 
     def check_pins(self, config: Config) -> None:
         """Every pin used once, and none that the Pi keeps for itself."""
@@ -513,7 +686,7 @@ def _bus_pins(config: Config) -> dict[int, str]:
     pins: dict[int, str] = {}
     if config.display.driver != "none":
         pins.update(I2C_PINS)
-    if config.cell_lights.driver != "none":
+    if config.cell_lights.driver == "max7219":
         pins.update(SPI_PINS)
         device = config.cell_lights.spi_device
         pins[SPI_CE_PINS[device]] = f"cell lights: SPI0 CE{device}"
@@ -521,6 +694,8 @@ def _bus_pins(config: Config) -> dict[int, str]:
             pins[SPI_CE_PINS[0]] = "cell lights: SPI0 CE0 (claimed by SPI)"
     if config.sensors.backend == "serial" and config.sensors.port in UART_PORTS:
         pins.update(UART_PINS)
+    if config.strike_pad.enabled and config.strike_pad.port in UART_PORTS:
+        pins.update(STRIKE_PAD_UART_PINS)
     return pins
 
 

@@ -17,6 +17,7 @@ from hardware.buzzer import Sounder
 from hardware.display import OledDisplay, open_oled
 from hardware.errors import DeviceError
 from hardware.lights import CellLights, StatusLights, open_max7219
+from hardware.pixel_lights import PicoCellLights
 from hardware.sensors import SwitchMatrix
 
 
@@ -28,7 +29,7 @@ class Devices:
     switches: SwitchMatrix
     display: OledDisplay | None = None
     status_lights: StatusLights | None = None
-    cell_lights: CellLights | None = None
+    cell_lights: CellLights | PicoCellLights | None = None
     sounder: Sounder | None = None
 
     def close(self) -> None:
@@ -65,6 +66,17 @@ def open_switches(config: Config, *, pin_factory: Factory | None) -> SwitchMatri
     return SerialScanner(config.sensors.port, size=config.sensors.size, baudrate=config.sensors.baudrate)
 
 
+def open_pixel_lights(config: Config, switches: SwitchMatrix) -> PicoCellLights:
+    """The WS2812 chain on the Pico that scans the matrix: its LIGHTS frames go over the
+    same serial link (the config allows the driver with the serial backend only)."""
+    from hardware.serial_scanner import SerialScanner
+
+    if not isinstance(switches, SerialScanner):
+        raise DeviceError('cell lights: "ws2812" LEDs are driven by the Pico: set sensors.backend = "serial"')
+    lights = config.cell_lights
+    return PicoCellLights(switches, lights.chain, count=lights.count, brightness=lights.brightness)
+
+
 def open_sounder(config: Config, *, pin_factory: Factory) -> Sounder:
     """The piezo the config names: a passive one playing tones, or an active one that
     beeps the tunes' rhythm."""
@@ -99,13 +111,15 @@ def open_devices(
             else:
                 devices.display = OledDisplay(display_device)
         devices.status_lights = StatusLights(config.status_lights, pin_factory=pin_factory)
-        if config.cell_lights.driver != "none":
+        if config.cell_lights.driver == "max7219":
             device = cell_device or open_max7219(
                 port=config.cell_lights.spi_port,
                 device=config.cell_lights.spi_device,
                 brightness=config.cell_lights.brightness,
             )
             devices.cell_lights = CellLights(device, config.cell_lights.map)
+        elif config.cell_lights.driver == "ws2812":
+            devices.cell_lights = open_pixel_lights(config, devices.switches)
         if config.sound.enabled:
             devices.sounder = open_sounder(config, pin_factory=pin_factory)
         return devices
