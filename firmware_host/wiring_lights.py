@@ -243,7 +243,8 @@ the pieces and the ranks it holds have not parted.
 
 1. **The reader**: a PN532 module beside the nest (in the frame's front strip, under a
    circle marked on the top), its switches set to HSU (UART: both off on the Elechouse
-   V3), on the Pi's UART at 115200 baud:{uart}
+   V3), on the Pi's UART at 115200 baud; its library comes with nestref's `strike-pad`
+   extra: `sudo /opt/nestref/.venv/bin/pip install '/opt/nestref[strike-pad]'`.{uart}
 2. **The tags**: an NTAG213 sticker under each of the {pieces} pieces' bases, around the
    magnet (a magnet over the middle of a tag's coil weakens it: try one piece on the pad
    before you stick all {pieces}).

@@ -22,6 +22,7 @@ from firmware_host.daemon import Devices, open_devices
 from firmware_host.daemon.config import Config
 from sim.mock_matrix import MockSwitchMatrix, QuietPin
 from sim.pico import SimulatedMatrix, SimulatedPico
+from sim.strike_pad import MockTagReader
 
 
 class NestFactory(MockFactory):  # type: ignore[misc]  # gpiozero ships no types
@@ -48,6 +49,7 @@ class MockNest:
     switches: MockSwitchMatrix | SimulatedMatrix
     factory: MockFactory
     pico: SimulatedPico | None = None
+    tag_reader: MockTagReader | None = None  # the strike pad's, where the config has one
     _folder: tempfile.TemporaryDirectory[str] | None = None
 
     def close(self) -> None:
@@ -77,13 +79,15 @@ def open_mock_nest(config: Config) -> MockNest:
         pico.boot()
         switches = pico.matrix
         config = dataclasses.replace(config, sensors=dataclasses.replace(config.sensors, port=str(pico.link)))
+    tag_reader = MockTagReader() if config.strike_pad.enabled else None
     devices = open_devices(
         config,
         pin_factory=factory,
         display_device=dummy(width=128, height=64, mode="1"),
         cell_device=dummy(width=8, height=8, mode="1"),
+        tag_reader=tag_reader,
     )
-    return MockNest(config, devices, switches, factory, pico, folder)
+    return MockNest(config, devices, switches, factory, pico, tag_reader, folder)
 
 
 def open_mock_devices(config: Config) -> tuple[Devices, MockSwitchMatrix]:

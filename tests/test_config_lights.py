@@ -216,3 +216,26 @@ def test_a_pico_on_the_uart_and_a_strike_pad_on_it_cannot_share_it(tmp_path):
 def test_the_tags_reader_takes_no_file_as_no_tags(tmp_path):
     game = load_game("battle")
     assert read_strike_pad_tags(tmp_path / "none.toml", game, game.lineups[0]) == StrikePadTags({})
+
+
+def test_the_simulated_nest_opens_the_strike_pad_by_name_on_the_mock_reader(tmp_path):
+    from hardware.strike_pad import TagPlaced
+
+    nest = open_mock_nest(config_of(tmp_path, PAD))
+    try:
+        pad, reader = nest.devices.strike_pad, nest.tag_reader
+        assert pad is not None and reader is not None
+        reader.place(bytes.fromhex("04c1d2e3"))
+        deadline = time.monotonic() + 5
+        events: list[object] = []
+        while not events:
+            events = list(pad.poll())
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        assert [(type(event), event.uid) for event in events if isinstance(event, TagPlaced)] == [
+            (TagPlaced, bytes.fromhex("04c1d2e3"))
+        ]
+    finally:
+        nest.devices.release()
+        nest.close()
+    assert reader.is_closed

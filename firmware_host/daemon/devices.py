@@ -19,6 +19,7 @@ from hardware.errors import DeviceError
 from hardware.lights import CellLights, StatusLights, open_max7219
 from hardware.pixel_lights import PicoCellLights
 from hardware.sensors import SwitchMatrix
+from hardware.strike_pad import StrikePad, TagReader
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Devices:
     status_lights: StatusLights | None = None
     cell_lights: CellLights | PicoCellLights | None = None
     sounder: Sounder | None = None
+    strike_pad: StrikePad | None = None
 
     def close(self) -> None:
         """Dark and released, in reverse order of opening, the pin factory last."""
@@ -40,6 +42,9 @@ class Devices:
 
     def release(self) -> None:
         """The devices dark and released; the pin factory, the caller's, left open."""
+        if self.strike_pad is not None:
+            with contextlib.suppress(Exception):
+                self.strike_pad.close()
         if self.sounder is not None:
             with contextlib.suppress(Exception):
                 self.sounder.close()
@@ -77,6 +82,17 @@ def open_pixel_lights(config: Config, switches: SwitchMatrix) -> PicoCellLights:
     return PicoCellLights(switches, lights.chain, count=lights.count, brightness=lights.brightness)
 
 
+def open_strike_pad(config: Config, reader: TagReader | None = None) -> StrikePad:
+    """The strike pad the config names, looking already: its PN532 on the config's port,
+    or ``reader`` (the simulator's mock one)."""
+    from hardware.strike_pad import Pn532Reader
+
+    port = config.strike_pad.port
+    pad = StrikePad((lambda: reader) if reader is not None else (lambda: Pn532Reader(port)))
+    pad.start()
+    return pad
+
+
 def open_sounder(config: Config, *, pin_factory: Factory) -> Sounder:
     """The piezo the config names: a passive one playing tones, or an active one that
     beeps the tunes' rhythm."""
@@ -92,10 +108,13 @@ def open_devices(
     pin_factory: Factory,
     display_device: Any = None,
     cell_device: Any = None,
+    tag_reader: TagReader | None = None,
 ) -> Devices:
     """Open what the config names. The output devices may be given instead (the
-    simulator and the tests give luma's dummy devices and a MockFactory). Raises
-    :class:`HardwareError`; what was opened before the failure is released."""
+    simulator and the tests give luma's dummy devices and a MockFactory), and the strike
+    pad's reader (a mock one). Raises :class:`HardwareError`; what was opened before the
+    failure is released. The strike pad's reader is opened by the pad's own thread, which
+    keeps trying: a pad that is not there is logged, never fatal."""
     devices: Devices | None = None
     try:
         devices = Devices(pin_factory, open_switches(config, pin_factory=pin_factory))
@@ -122,6 +141,8 @@ def open_devices(
             devices.cell_lights = open_pixel_lights(config, devices.switches)
         if config.sound.enabled:
             devices.sounder = open_sounder(config, pin_factory=pin_factory)
+        if config.strike_pad.enabled:
+            devices.strike_pad = open_strike_pad(config, tag_reader)
         return devices
     except Exception as error:  # the pin libraries raise plain errors ("GPIO busy")
         if devices is not None:
