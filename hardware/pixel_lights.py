@@ -77,7 +77,7 @@ class PicoCellLights:
         self.count = count
         self.brightness = brightness
         self._shown: dict[str, CellLight] = {}  # lit cells only
-        self._frame: tuple[bytes, bytes] | None = None  # (palette, LEDs) of what is shown
+        self._frame = self._encode({})  # (palette, LEDs) of what is shown: dark, sent once the Pico is there
         self._sent_frame: tuple[bytes, bytes] | None = None  # what the Pico was last sent
         self._sent_at: float | None = None
         self._sent_link: int | None = None
@@ -121,7 +121,7 @@ class PicoCellLights:
     def refresh(self, now: float) -> bool:
         """Send the frame if the Pico lacks it, or it is due again; whether it was sent."""
         self._now = now
-        frame = self._frame or self._encode({})
+        frame = self._frame
         is_lit = any(frame[1])
         is_due = (
             frame != self._sent_frame

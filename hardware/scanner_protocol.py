@@ -28,6 +28,14 @@ the firmware, so no such byte is ever sent to it.
 1
 """
 
+# mypy reads this block, and neither interpreter runs it: MicroPython has no typing.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    FrameT = TypeVar("FrameT")
+
 PROTOCOL_VERSION = 2
 """The version a HELLO announces; a change of any layout below changes it. Version 1
 (firmware 1.x) has no LIGHTS and a HELLO two bytes shorter; both are read."""
@@ -580,6 +588,18 @@ class _Packets:
         self._packet = bytearray()
         self._is_overlong = False
 
+    def _decoded(self, data: bytes, decode: "Callable[[bytes], FrameT | None]") -> "list[FrameT]":
+        """The frames ``decode`` makes of the packets ``data`` completes; a packet it
+        refuses is counted in ``frames_rejected``."""
+        frames = []
+        for packet in self.packets(data):
+            frame = decode(packet)
+            if frame is None:
+                self.frames_rejected += 1
+            else:
+                frames.append(frame)
+        return frames
+
     def _keep(self, chunk: bytes) -> None:
         if self._is_overlong or not chunk:
             return
@@ -614,14 +634,7 @@ class FrameDecoder(_Packets):
 
     def feed(self, data: bytes) -> "list[Hello | Snapshot]":
         """The frames completed by ``data``, oldest first."""
-        frames = []
-        for packet in self.packets(data):
-            frame = decode_packet(packet)
-            if frame is None:
-                self.frames_rejected += 1
-            else:
-                frames.append(frame)
-        return frames
+        return self._decoded(data, decode_packet)
 
 
 class HostFrameDecoder(_Packets):
@@ -633,11 +646,4 @@ class HostFrameDecoder(_Packets):
 
     def feed(self, data: bytes) -> "list[Lights]":
         """The frames completed by ``data``, oldest first."""
-        frames = []
-        for packet in self.packets(data):
-            frame = decode_host_packet(packet)
-            if frame is None:
-                self.frames_rejected += 1
-            else:
-                frames.append(frame)
-        return frames
+        return self._decoded(data, decode_host_packet)

@@ -22,8 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import serial
-
 from hardware.errors import DeviceError
 from hardware.reconnect import Backoff
 
@@ -206,8 +204,10 @@ class Pn532Reader:
         port: str,
         *,
         timeout_s: float = LOOK_TIMEOUT_S,
-        open_port: Callable[..., Any] = serial.serial_for_url,
+        open_port: Callable[..., Any] | None = None,
     ) -> None:
+        import serial  # here, not at the top: a nest without a pad loads no pyserial
+
         try:
             from adafruit_pn532.uart import PN532_UART
         except ImportError as error:
@@ -217,7 +217,7 @@ class Pn532Reader:
         self.port = port
         self._timeout_s = timeout_s
         try:
-            self._serial = open_port(port, baudrate=PN532_BAUDRATE, timeout=timeout_s)
+            self._serial = (open_port or serial.serial_for_url)(port, baudrate=PN532_BAUDRATE, timeout=timeout_s)
         except (serial.SerialException, OSError, ValueError) as error:
             raise DeviceError(f"strike pad: cannot open {port} ({error}); check [strike_pad] port") from None
         try:
