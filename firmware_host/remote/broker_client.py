@@ -190,15 +190,21 @@ class BrokerClient:
             self._is_stopping = True
             self._client.disconnect()
         self._wake.set()
+        if thread is threading.current_thread():  # stopped from one of its own callbacks: it ends on return
+            return
         thread.join(STOP_S)
         if thread.is_alive():
             logger.warning("%s: the client's thread did not end within %.0f s", self.what, STOP_S)
-            return
-        close_sockets(self._client)
 
     # -- the client's thread --
 
     def _run(self) -> None:
+        try:
+            self._keep_connected()
+        finally:
+            close_sockets(self._client)  # the last use of them is over
+
+    def _keep_connected(self) -> None:
         while True:
             with self._lock:
                 if self._is_stopping:
