@@ -100,7 +100,9 @@ class Watcher:
         self.client.loop_start()
 
     def publish(self, topic: str, payload: bytes) -> None:
-        self.client.publish(topic, payload, qos=1).wait_for_publish(5)
+        """Retained: the client gets it whether its subscription reached the broker
+        before this or after (it is told of a connection before the broker's SUBACK)."""
+        self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
 
     def close(self) -> None:
         self.client.disconnect()
