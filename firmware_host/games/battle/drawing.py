@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
-from typing import Any
 
-from firmware_host.games.base import Side
+from firmware_host.games.base import Piece, Side
 from firmware_host.games.battle.field import Field
 
 _SQUARE = 48.0  # a square's side, in SVG units
@@ -30,7 +29,7 @@ def text_diagram(field: Field, letters: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
-def field_svg(field: Field, pieces: Mapping[str, Any] | None = None) -> str:
+def field_svg(field: Field, pieces: Mapping[str, Piece] | None = None) -> str:
     """The field as an SVG document: every square with its name, the set-up rows tinted
     in their side's colour, the lakes, and ``pieces`` (each drawn by its ``letter`` and
     ``side``) if given."""

@@ -5,9 +5,11 @@ draws as it is printed."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
 
-from firmware_host.games.cuckoo.rules import Nest, Piece, Position, Side
+from firmware_host.games.base import Piece
+from firmware_host.games.cuckoo.rules import Nest, Position, Side
 
 _CELL_SIZE = 34.0  # centre to corner, in SVG units
 _COLOURS = {Side.RED: "#c62828", Side.BLUE: "#1565c0"}
@@ -20,9 +22,10 @@ def _centre(nest: Nest, cell: str) -> tuple[float, float]:
     return _CELL_SIZE * math.sqrt(3) * (q + r / 2), -_CELL_SIZE * 1.5 * r
 
 
-def nest_svg(nest: Nest, pieces: dict[str, Piece] | None = None) -> str:
+def nest_svg(nest: Nest, pieces: Mapping[str, Piece] | None = None) -> str:
     """The nest as an SVG document: every cell with its name, the homebases shaded in
-    their side's colour, and ``pieces`` if given."""
+    their side's colour, and ``pieces`` (each drawn by its ``side`` and ``letter``) if
+    given."""
     centres = {cell: _centre(nest, cell) for cell in nest.cells}
     margin = _CELL_SIZE * 1.2
     xs = [x for x, _ in centres.values()]
