@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from firmware_host.daemon import Daemon
 from firmware_host.daemon.remote_play import RemotePlayError
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Piece, PlayersSetUp, Side, players_set_up, public_view
+from firmware_host.games.base import Piece, PlayersSetUp, Side, public_view
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.sensor_log import (
     SensorEvent,
@@ -262,7 +262,7 @@ class Simulator:
         whose players set up on their own screens, and no lineup named: the pieces put
         where the nest asks (the cells the referee says to fill and to empty)."""
         game = self.daemon.config.game
-        hiding = players_set_up(game)
+        hiding = game.setups
         if lineup is None and hiding is not None:
             await self._fill_as_asked(hiding)
             return

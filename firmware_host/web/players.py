@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import HiddenPieces, Side
+from firmware_host.games.base import Side
 from firmware_host.web.access import PinAttempts, PinRefusedError, SidePins
 from firmware_host.web.channel import (
     MAX_ID_CHARS,
@@ -74,7 +74,7 @@ class PlayerScreens(Channel[PlayerPage]):
         self.picture = picture
         self.clock = clock
         game = daemon.config.game
-        self.is_open = isinstance(game, HiddenPieces)
+        self.is_open = game.hidden is not None
         self.pins = SidePins([side.label for side in Side] if self.is_open else [])  # (the server's PIN avoids them)
         self._signals = signals
         self._private: tuple[tuple[str, int], dict[str, str]] | None = None  # made for (game, signals)
