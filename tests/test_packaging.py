@@ -28,7 +28,7 @@ def test_the_wheel_carries_the_data_files(tmp_path):
         "sim/mock_devices.py",
         "firmware_host/web/page/index.html",
         "firmware_host/web/page/app.js",
-        "firmware_host/web/page/squares.js",
+        "firmware_host/web/page/board.js",
         "firmware_host/games/battle/default_config.toml",
         "firmware_host/games/battle/builds/classic.toml",
         "firmware_host/games/battle/boards/classic.toml",

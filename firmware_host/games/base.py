@@ -379,9 +379,10 @@ class PageGame(TypedDict):
     its ``name`` and ``title``; the ``board`` (its ``name``, its ``shape``, such as
     ``hex``, and its ``cells``, each with its ``name``, its coordinates and the side whose
     home it is, if any); the ``pieces`` by letter (``side``, ``name``, ``shape`` of the
-    drawing, ``order`` in the box); and ``rules``, a few paragraphs of how to play. A
-    game may add keys of its own (a TypedDict of its own deriving from this one); the
-    values below the top are JSON, which the page reads."""
+    drawing, its ``drawing``: SVG parts in units of a cell's radius, as
+    ``web/page/pieces.js`` draws them; ``order`` in the box); and ``rules``, a few
+    paragraphs of how to play. A game may add keys of its own (a TypedDict of its own
+    deriving from this one); the values below the top are JSON, which the page reads."""
 
     name: str
     title: str

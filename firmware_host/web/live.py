@@ -40,7 +40,15 @@ logger = logging.getLogger(__name__)
 LIVE_SOCKET = "/live/ws"
 FRAME_S = 0.1  # the boards are sent at most this often to a page
 MAX_PAGE_MESSAGE_BYTES = 1024  # the page says nothing; what it sends anyway is read no further
-PAGE_FILES = ("live.html", "live.js", "style.css")
+PAGE_FILES = (
+    "live.html",
+    "style.css",
+    "live.js",
+    "board.js",
+    "dom.js",
+    "pieces.js",
+    "socket.js",
+)  # and the modules it imports
 
 
 class LiveChannel(Channel[PageConnection]):

@@ -35,7 +35,7 @@ from firmware_host.games.base import Piece as BasePiece
 from firmware_host.games.base_game import BaseGame
 from firmware_host.games.battle.army import Movement, Rank, Role
 from firmware_host.games.battle.computer import LEVELS, BattleComputer, computer_setup
-from firmware_host.games.battle.drawing import field_svg, text_diagram
+from firmware_host.games.battle.drawing import PAGE_DRAWINGS, field_svg, text_diagram
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
@@ -277,7 +277,13 @@ def _page(field: Field) -> BattlePage:
     ]
     pieces: dict[str, dict[str, Any]] = {}
     for side in Side:
-        pieces[side_letter(HIDDEN_LETTER, side)] = {"side": side.label, "name": "piece", "shape": "block", "order": 0}
+        pieces[side_letter(HIDDEN_LETTER, side)] = {
+            "side": side.label,
+            "name": "piece",
+            "shape": "block",
+            "drawing": PAGE_DRAWINGS["block"],
+            "order": 0,
+        }
         for order, rank in enumerate(field.army, start=1):
             pieces[side_letter(rank.letter, side)] = _page_piece(rank, side, order)
     return {
@@ -309,6 +315,7 @@ def _page_piece(rank: Rank, side: Side, order: int) -> dict[str, Any]:
         "side": side.label,
         "name": rank.name,
         "shape": shape,
+        "drawing": PAGE_DRAWINGS[shape],
         "order": order,
         "strength": rank.strength,
         "moves": moves[rank.movement],

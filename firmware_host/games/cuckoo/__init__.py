@@ -20,7 +20,7 @@ from firmware_host.errors import NotationError
 from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel, PageGame
 from firmware_host.games.base import Piece as BasePiece
 from firmware_host.games.base_game import BaseGame
-from firmware_host.games.cuckoo.drawing import nest_svg, text_diagram
+from firmware_host.games.cuckoo.drawing import PAGE_DRAWINGS, nest_svg, text_diagram
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
 from firmware_host.games.cuckoo.rules import (
     DRAW,
@@ -173,6 +173,7 @@ def _page(nest: Nest) -> PageGame:
             "side": side.label,
             "name": kind.label,
             "shape": PIECE_SHAPES[kind],
+            "drawing": PAGE_DRAWINGS[PIECE_SHAPES[kind]],
             "order": order,
         }
         for side in Side
