@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes playing at once (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the random plies (default 0)")
     parser.add_argument("--prove", type=int, metavar="PLIES", help="search for a forced win exhaustively instead")
-    parser.add_argument("lineups", nargs="*", help="with --prove: only these of the lineups (quoted whole; default: all)")
+    parser.add_argument("lineups", nargs="*", help="with --prove: only these lineups, quoted whole (default: all)")
     args = parser.parse_args(argv)
     if args.prove is not None:
         prove(args.prove, args.lineups)
