@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config, load_config
@@ -20,9 +19,6 @@ from firmware_host.games import load_game
 from firmware_host.games.base import Board
 from firmware_host.schematic import HEADER, PHYSICAL, schematic_svg
 
-BUILDS = "builds"
-"""The folder of shipped builds (``firmware_host/builds/<game>.toml``): a config laid over
-the defaults for a game whose board the default 8x8 matrix does not fit."""
 PICO_CROSSINGS = 64  # the Pico's firmware scans 8 rows and 8 columns (hardware/pico)
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 16: "sixteen", 20: "twenty"}
 SCHEMATIC = "docs/schematic.svg"  # the default config's schematic, committed, beside the nest's picture
@@ -489,10 +485,12 @@ scan the matrix. The config refuses a pin in use, naming what uses it."""
 
 
 def build_config(game: str) -> Path | None:
-    """The shipped build of a nest for ``game``, if it has one: what ``nestref wiring
-    --game GAME`` writes its guide from when no ``--config`` is given."""
-    path = Path(str(resources.files("firmware_host") / BUILDS / f"{game}.toml"))
-    return path if path.is_file() else None
+    """The build of a nest that ``game`` ships for its usual board, if it has one (a game
+    whose board the default 8x8 matrix does not fit; its folder's ``builds/<board>.toml``,
+    :class:`~firmware_host.games.assets.GameAssets`): what ``nestref wiring --game GAME``
+    writes its guide from when no ``--config`` is given."""
+    found = load_game(game)
+    return found.assets.build(found.board.name)
 
 
 def _count(number: int) -> str:

@@ -236,7 +236,7 @@ def test_a_refused_move_is_explained_without_a_rank(seed, origin, target, plies)
         assert (illegal is None) == (move in position.legal_moves()) == position.is_legal(move)
         if illegal is None:
             continue
-        assert illegal.rule in Rule and game.rule_words(illegal.rule) != "not allowed"
+        assert isinstance(illegal.rule, Rule) and game.rule_words(illegal.rule) != "not allowed"
         if illegal.rule is not Rule.GAME_OVER:
             words = set(illegal.reason.replace(",", " ").replace(":", " ").split())
             assert not words & RANK_NAMES, illegal.reason

@@ -6,11 +6,11 @@ notation; the other test_battle_* modules import the helpers here."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 
 import pytest
 
 from firmware_host.errors import NotationError
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.base import Side
 from firmware_host.games.battle.army import Movement, Rank, StrikeResult, resolve_strike
 from firmware_host.games.battle.field import Field
@@ -22,7 +22,7 @@ from firmware_host.games.battle.position import Position, PositionError
 from firmware_host.games.battle.setups import Setup, SetupError
 
 FIELD = Field.default()
-CLASSIC_TEXT = resources.files("firmware_host.games.battle").joinpath("boards", "classic.toml").read_text()
+CLASSIC_TEXT = GameAssets.of("battle").board_text("classic")
 
 ATTACKERS = "MGCJPLRNSY"
 DEFENDERS = "MGCJPLRNSYBF"
@@ -79,7 +79,8 @@ def refused(position: Position, text: str) -> Rule:
     """The rule ``text`` breaks in ``position`` (which must be one)."""
     illegal = position.check_move(Move.from_text(text))
     assert illegal is not None, text
-    return illegal.rule  # type: ignore[no-any-return]
+    assert isinstance(illegal.rule, Rule), illegal.rule
+    return illegal.rule
 
 
 # -- moves ---------------------------------------------------------------------------

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from importlib import resources
 
 import pytest
 
 from firmware_host.errors import BoardFileError
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.cuckoo.rules import Direction, Nest, Piece, Position, Side, perft
 
-DEFAULT_TEXT = resources.files("firmware_host.games.cuckoo.rules").joinpath("boards", "hexhex-5.toml").read_text()
+DEFAULT_TEXT = GameAssets.of("cuckoo").board_text("hexhex-5")
 SMALL = "docs/examples/hexhex-3.toml"
 
 

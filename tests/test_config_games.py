@@ -3,15 +3,14 @@ is chosen in the file or by ``--game``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from firmware_host.daemon.config import load_config
 from firmware_host.errors import ConfigError
+from firmware_host.games import load_game
 from firmware_host.games.base import Side
 
-BUILD = Path(__file__).resolve().parent.parent / "firmware_host" / "builds" / "battle.toml"
+BUILD = load_game("battle").assets.build("classic")
 
 
 def write(tmp_path, text: str) -> str:

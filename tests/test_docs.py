@@ -33,6 +33,7 @@ def test_the_readme_has_exactly_two_commands_a_main_one_and_a_test_one():
         "ruff check",
         "ruff format --check",
         "mypy",
+        "sh .ci/tsc",
         "pytest",
     )
     for step in steps:

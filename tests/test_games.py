@@ -13,7 +13,19 @@ from hypothesis import strategies as st
 
 from firmware_host.errors import NestrefError
 from firmware_host.games import UnknownGameError, game_names, load_game
-from firmware_host.games.base import Game, Side, divide
+from firmware_host.games.base import (
+    AnnouncesCaptures,
+    Game,
+    HiddenPieces,
+    PlayersSetUp,
+    Side,
+    capture_announcer,
+    divide,
+    hides_pieces,
+    players_set_up,
+    public_view,
+    side_view,
+)
 
 GAMES = game_names()
 
@@ -115,3 +127,38 @@ def test_divide_adds_up_to_perft(name):
     counts = divide(game, position, 2)
     assert sum(count for _, count in counts) == game.perft(position, 2)
     assert [move for move, _ in counts] == list(position.legal_moves())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_says_what_it_has_and_the_old_helpers_say_the_same(name):
+    game = load_game(name)
+    for part, capability in (
+        (game.setups, PlayersSetUp),
+        (game.hidden, HiddenPieces),
+        (game.announcer, AnnouncesCaptures),
+    ):
+        assert part is None or isinstance(part, capability)
+    assert players_set_up(game) is game.setups and capture_announcer(game) is game.announcer
+    assert hides_pieces(game) == (game.hidden is not None)
+    if game.setups is not None:
+        cells = {side: game.setups.setup_cells(side) for side in Side}
+        assert not cells[Side.RED] & cells[Side.BLUE] and cells[Side.RED] | cells[Side.BLUE] <= set(game.board.cells)
+        assert all(0 < game.setups.setup_size(side) <= len(cells[side]) for side in Side)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 60))
+def test_the_public_view_shows_the_pages_letters_and_a_game_that_hides_nothing_shows_all(name, seed, plies):
+    game = load_game(name)
+    position = random_game(game, random.Random(seed), plies)
+    view = public_view(game, position)
+    letters = game.for_page()["pieces"]
+    assert view.turn is position.turn and set(view.letters) == set(position.pieces())
+    assert all(letter in letters for letter in view.letters.values())
+    for side in Side:
+        own = side_view(game, position, side).letters
+        assert set(own) == set(position.pieces()) and all(letter in letters for letter in own.values())
+    if game.hidden is None:
+        assert view.text == position.to_text()
+        assert dict(view.letters) == {cell: piece.letter for cell, piece in position.pieces().items()}

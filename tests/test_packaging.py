@@ -22,14 +22,16 @@ def test_the_wheel_carries_the_data_files(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (
         "firmware_host/daemon/default_config.toml",
-        "firmware_host/games/cuckoo/rules/boards/hexhex-5.toml",
+        "firmware_host/games/cuckoo/boards/hexhex-5.toml",
         "firmware_host/py.typed",
         "hardware/sensors.py",
         "sim/mock_devices.py",
         "firmware_host/web/page/index.html",
         "firmware_host/web/page/app.js",
-        "firmware_host/web/page/squares.js",
-        "firmware_host/daemon/default_config_battle.toml",
+        "firmware_host/web/page/board.js",
+        "firmware_host/games/battle/default_config.toml",
+        "firmware_host/games/battle/builds/classic.toml",
+        "firmware_host/games/battle/boards/classic.toml",
         "firmware_host/web/page/style.css",
     ):
         assert needed in names, needed

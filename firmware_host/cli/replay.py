@@ -130,9 +130,9 @@ def _replay(
         tick_until(None)  # after the last line the nest stays as it is
         referee = service.referee
         position = referee.position
-        if position is None and setups and referee.hiding is not None:  # the set-ups never shown: report them
+        if position is None and setups and game.setups is not None:  # the set-ups never shown: report them
             red, blue = setups
-            position = referee.hiding.start_from_setups(red, blue, referee.starter)
+            position = game.setups.start_from_setups(red, blue, referee.starter)
         if position is None:  # waiting for a set-up nest: report the lineup expected
             position = game.start(referee.lineup, referee.starter)
         outcome = referee.outcome if referee.outcome is not None else position.outcome()

@@ -41,7 +41,6 @@ BUZZERS = ("tonal", "active")  # a passive piezo (pitched tunes), or a buzzer wi
 LED_MATRIX_SIZE = 8  # a MAX7219 drives an 8x8 matrix
 MAX_LIVE_NAME_CHARS = 40  # as the live boards' messages allow (remote/live.py)
 OPEN_TABLES = ("matrix", "cell_lights.map", "timing")  # keys chosen by the user
-NAME_PATTERN = re.compile(r"[a-z0-9_]+")  # a game's name, as its package's
 _HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
 
@@ -137,8 +136,8 @@ def load_config(path: str | Path | None, *, game: str | None = None, board: str 
     ``board`` (``--board``: a shipped board's name or a board file's path, relative to
     where the command runs) its ``game.board``. A game whose board is not named for it
     (``--game`` naming another game than the file's, or a file naming no board) is
-    played on its own board, with its own defaults where a game has some
-    (``default_config_<game>.toml``: the battle game's larger switch matrix). Raises
+    played on its own board, with its own defaults where a game has some (its folder's
+    ``default_config.toml``: the battle game's larger switch matrix). Raises
     :class:`ConfigError`."""
     defaults = TomlChecker("default_config.toml", ConfigError).load(default_config_text())
     defaults["game"]["lineup"] = None  # left out: the board's first lineup ("standard" on hexhex-5)
@@ -150,7 +149,7 @@ def load_config(path: str | Path | None, *, game: str | None = None, board: str 
         named = {}  # the file's board and lineup are another game's
         user = {**user, "game": {key: value for key, value in _table_in(user, "game").items() if key == "lenient"}}
     if isinstance(name, str) and (overlay := game_defaults_text(name)) is not None:
-        defaults = reader.merge(defaults, TomlChecker(f"default_config_{name}.toml", ConfigError).load(overlay), "")
+        defaults = reader.merge(defaults, TomlChecker(f"{name}/default_config.toml", ConfigError).load(overlay), "")
     data = reader.merge(defaults, user, "")
     data["game"]["name"] = name
     if "board" not in named:
@@ -165,9 +164,9 @@ def load_config(path: str | Path | None, *, game: str | None = None, board: str 
 
 
 def game_defaults_text(name: str) -> str | None:
-    """The defaults a game has of its own over the shipped ones, if it has any."""
-    source = resources.files("firmware_host.daemon").joinpath(f"default_config_{name}.toml")
-    return source.read_text(encoding="utf-8") if NAME_PATTERN.fullmatch(name) and source.is_file() else None
+    """The defaults a game has of its own over the shipped ones, if it has any (its
+    folder's ``default_config.toml``: :class:`~firmware_host.games.assets.GameAssets`)."""
+    return load_game(name).assets.default_config() if name in game_names() else None
 
 
 def _table_in(data: dict[str, Any], key: str) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""The games nestref referees, each a package of its own behind one interface
+"""The games nestref referees, each one folder behind one interface
 (:mod:`firmware_host.games.base`). A game's package has a ``load(board)`` function
 that returns its :class:`~firmware_host.games.base.Game` on a board file (None: the
-game's usual board); the packages are found by their folders, so a new game is a new
-folder and nothing else.
+game's usual board), most simply a :class:`~firmware_host.games.base_game.BaseGame`;
+its files ship in its folder (:mod:`firmware_host.games.assets`). The packages are
+found by their folders, so a new game is a new folder and nothing else: this list is
+the only place that knows which games there are.
 
 >>> from firmware_host.games import game_names, load_game
 >>> load_game("cuckoo").title

@@ -3,25 +3,50 @@ game through: the referee, the record, the screens, the web page, the command li
 
 A game is two sides, red and blue, moving pieces on a board's cells in turn; the
 switches under the board feel only which cells hold a piece, so each move says what it
-does to them (its :class:`Footprint`). A game's package provides a :class:`Game`:
-its rules (positions, legal moves, how a game ends), its notation, its set-ups, and the
-words and drawings of its pieces. Operation Cuckoo is the one in
-:mod:`firmware_host.games.cuckoo`.
+does to them (its :class:`Footprint`). A game's package provides a :class:`Game`, made
+of a few smaller protocols: its rules (:class:`GameRules`: positions, lineups, moves,
+how a game ends), its notation (:class:`GameNotation`: positions, moves and outcomes as
+text and as the record keeps them), its words (:class:`GameWords`), its pictures
+(:class:`GamePictures`), its computer opponent (:class:`GameComputer`), and what it has
+besides (:class:`GameParts`: its folder's files, and the capabilities some games have,
+None in the others). Each game is a folder beside this module (Operation Cuckoo's is
+``cuckoo``), and writes only what differs from
+:class:`~firmware_host.games.base_game.BaseGame`.
 
-A game's objects go back only to the game that made them: a move it generated to the
-position it came from, an outcome to its own words. So the methods that take them back
-take ``Any`` (a protocol cannot say "this game's own moves" without making every layer
-generic over the game's types); what a game hands out is typed by the protocols here.
+**Why the protocols are generic, and the rest of nestref is not.** A game's objects go
+back only to the game that made them: a move it generated to the position it came
+from, an outcome to its own words, a position to its own diagram. The methods that take
+them back are typed by the game's own types, which each protocol takes as parameters
+(``GameOf[Position, Outcome]``: contravariant, since they appear only where values come
+back). A game's class is checked against them with its own types (Operation Cuckoo is
+a ``GameOf[cuckoo.Position, cuckoo.Outcome]``, and mypy says so where its class is
+defined), so a game that would take another's outcome fails the type check. The rest of
+nestref holds *some* game, and naming its types would make every layer generic over
+them; so it holds a :class:`Game`, which is ``GameOf[Any, Any]``: what a game hands out
+is typed by the protocols here (a :class:`Position`, a :class:`Move`, an
+:class:`Outcome`), and what goes back to it is the game's to check. The same holds for
+:class:`Position` (``PositionOf[Move]``), :class:`Computer` (``ComputerOf[Input]``) and
+the capabilities (:class:`PlayersSetUp`, :class:`AnnouncesCaptures`,
+:class:`HiddenPieces`). ``Any`` is written only where a protocol is named for the rest
+of nestref, and in the page's JSON values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, NewType, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from firmware_host.errors import GameSetError, NotationError
+from firmware_host.games.assets import GameAssets
+
+# A game's own values, as they come back to it (see the module's docstring).
+PositionT_contra = TypeVar("PositionT_contra", contravariant=True)
+MoveT_contra = TypeVar("MoveT_contra", contravariant=True)
+OutcomeT_contra = TypeVar("OutcomeT_contra", contravariant=True)
+SetupT_contra = TypeVar("SetupT_contra", contravariant=True)
+InputT_contra = TypeVar("InputT_contra", contravariant=True)
 
 
 class Side(Enum):
@@ -142,20 +167,21 @@ class Move(Protocol):
 
 @dataclass(frozen=True)
 class IllegalMove:
-    """Why a move is illegal: the rule it breaks (a value of the game's own) and a
-    sentence a player understands."""
+    """Why a move is illegal: the rule it breaks (a value of the game's own, which its
+    :meth:`GameWords.rule_words` names) and a sentence a player understands."""
 
     move: Move
-    rule: Any
+    rule: Hashable
     reason: str
 
     def __str__(self) -> str:
         return f"illegal move {self.move.to_text()}: {self.reason}"
 
 
-class Position(Protocol):
+class PositionOf(Protocol[MoveT_contra]):
     """A position of a game being played: the pieces on the board, the side to move,
-    and the moves that led here (so that they can be taken back)."""
+    and the moves that led here (so that they can be taken back). It takes back the
+    moves of its own game (``MoveT_contra``)."""
 
     @property
     def board(self) -> Board: ...
@@ -180,15 +206,15 @@ class Position(Protocol):
         missed where capturing is compulsory, say); empty if the game has none."""
         ...
 
-    def check_move(self, move: Any, *, lenient: bool = False) -> IllegalMove | None:
+    def check_move(self, move: MoveT_contra, *, lenient: bool = False) -> IllegalMove | None:
         """Why ``move`` may not be played now, or None if it may."""
         ...
 
-    def footprint(self, move: Any) -> Footprint:
+    def footprint(self, move: MoveT_contra) -> Footprint:
         """What ``move``, one of the legal or lenient moves, does to the switches."""
         ...
 
-    def push(self, move: Any, *, lenient: bool = False) -> Move:
+    def push(self, move: MoveT_contra, *, lenient: bool = False) -> Move:
         """Play ``move``; raises :class:`~firmware_host.errors.NestrefError` if it may not
         be played."""
         ...
@@ -206,8 +232,13 @@ class Position(Protocol):
     def is_over(self) -> bool: ...
 
     def to_text(self) -> str:
-        """The position in the game's notation; :meth:`Game.read_position` reads it."""
+        """The position in the game's notation; :meth:`GameNotation.read_position` reads it."""
         ...
+
+
+class Position(PositionOf[Any], Protocol):
+    """A position of some game, as the rest of nestref holds it (:class:`PositionOf`):
+    the moves it takes back are the ones it handed out."""
 
 
 @dataclass(frozen=True)
@@ -219,9 +250,9 @@ class GameSet:
     count. The side that starts alternates from game to game, drawn games included: a
     replayed game is started by the other side.
 
-    >>> from firmware_host.games.cuckoo.rules import Outcome, WinCondition
+    >>> from firmware_host.games import load_game
     >>> games = GameSet(first_starter=Side.BLUE)
-    >>> games = games.record(Outcome(Side.RED, WinCondition.CUCKOO_CAPTURED))
+    >>> games = games.record(load_game("cuckoo").outcome_from_record("red", "2"))
     >>> games.score, games.next_starter
     ((1, 0), <Side.RED: 'r'>)
     """
@@ -319,12 +350,13 @@ class ComputerChoice:
     facts: Mapping[str, str]
 
 
-class Computer(Protocol):
+class ComputerOf(Protocol[InputT_contra]):
     """A game's computer opponent. It sees what the players see: a game of hidden
-    pieces gives it only the public view."""
+    pieces gives it only the side's own view (:meth:`HiddenPieces.computer_input`), a
+    game that hides nothing the position (``InputT_contra``)."""
 
     def choose(
-        self, position: Any, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
+        self, position: InputT_contra, level: int, *, clock: Callable[[], float], should_stop: Callable[[], bool]
     ) -> ComputerChoice:
         """The move for the side to move in ``position`` at ``level``; ``clock`` counts
         seconds for its time cap, ``should_stop`` is asked now and then to give up (the
@@ -332,25 +364,36 @@ class Computer(Protocol):
         ...
 
     def analyse(
-        self, position: Any, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
+        self, position: InputT_contra, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
     ) -> ComputerChoice:
         """The best move found within ``nodes`` or ``seconds``, at full strength."""
         ...
 
 
-class Game(Protocol):
-    """A game on one board, as the rest of nestref reaches it: nothing outside the game's
-    package knows its rules, notation or pieces but through this."""
+class Computer(ComputerOf[Any], Protocol):
+    """Some game's computer opponent, as the rest of nestref holds it (:class:`ComputerOf`)."""
 
-    @property
-    def name(self) -> str:
-        """The game's name in configs and records: ``cuckoo``."""
-        ...
 
-    @property
-    def title(self) -> str:
-        """The game's name for people: ``Operation Cuckoo``."""
-        ...
+class PageGame(TypedDict):
+    """What the web page needs to draw a game, as JSON (:meth:`GamePictures.for_page`):
+    its ``name`` and ``title``; the ``board`` (its ``name``, its ``shape``, such as
+    ``hex``, and its ``cells``, each with its ``name``, its coordinates and the side whose
+    home it is, if any); the ``pieces`` by letter (``side``, ``name``, ``shape`` of the
+    drawing, its ``drawing``: SVG parts in units of a cell's radius, as
+    ``web/page/pieces.js`` draws them; ``order`` in the box); and ``rules``, a few
+    paragraphs of how to play. A game may add keys of its own (a TypedDict of its own
+    deriving from this one); the values below the top are JSON, which the page reads."""
+
+    name: str
+    title: str
+    board: dict[str, Any]
+    pieces: dict[str, dict[str, Any]]
+    rules: list[str]
+
+
+class GameRules(Protocol[PositionT_contra]):
+    """A game's rules: its board, the lineups it starts from, its positions and moves,
+    and how a game ends other than on the board."""
 
     @property
     def board(self) -> Board: ...
@@ -373,23 +416,13 @@ class Game(Protocol):
         """The position of a game set up from ``lineup``, ``turn`` to move."""
         ...
 
-    def read_position(self, text: str) -> Position:
-        """A position from the game's notation on this board. Raises a
-        :class:`~firmware_host.errors.NestrefError` saying what is wrong."""
-        ...
-
-    def read_move(self, text: str) -> Move:
-        """A move from the game's notation (checked against a position only when
-        played). Raises a :class:`~firmware_host.errors.NestrefError`."""
-        ...
-
     def move(self, origin: str, target: str, *, capture: bool) -> Move:
         """The move of a piece from ``origin`` to ``target``, legal or not: what the
         referee names a move it saw made."""
         ...
 
     @property
-    def not_your_turn(self) -> Any:
+    def not_your_turn(self) -> Hashable:
         """The rule broken by touching the other side's pieces."""
         ...
 
@@ -402,7 +435,26 @@ class Game(Protocol):
         (kept by the record as how ``time``)."""
         ...
 
-    def outcome_record(self, outcome: Any) -> tuple[str, str | None]:
+    def perft(self, position: PositionT_contra, depth: int) -> int:
+        """The number of move sequences of length ``depth`` from ``position`` (a pass
+        counts as a move, a finished game has none); ``position`` ends unchanged."""
+        ...
+
+
+class GameNotation(Protocol[OutcomeT_contra]):
+    """A game's positions and moves as text, and its outcomes as the record keeps them."""
+
+    def read_position(self, text: str) -> Position:
+        """A position from the game's notation on this board. Raises a
+        :class:`~firmware_host.errors.NestrefError` saying what is wrong."""
+        ...
+
+    def read_move(self, text: str) -> Move:
+        """A move from the game's notation (checked against a position only when
+        played). Raises a :class:`~firmware_host.errors.NestrefError`."""
+        ...
+
+    def outcome_record(self, outcome: OutcomeT_contra) -> tuple[str, str | None]:
         """How the record keeps ``outcome``: its result (``red``, ``blue``, ``draw``) and
         how it came, in the game's words (None for a resignation)."""
         ...
@@ -412,26 +464,58 @@ class Game(Protocol):
         :class:`~firmware_host.errors.NestrefError` for one it cannot read."""
         ...
 
-    def outcome_words(self, outcome: Any) -> str:
+
+class GameWords(Protocol[OutcomeT_contra]):
+    """A game's words for people: its names, its pieces, the rules broken, the endings."""
+
+    @property
+    def name(self) -> str:
+        """The game's name in configs and records, its folder's: ``cuckoo``."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's name for people: ``Operation Cuckoo``."""
+        ...
+
+    def legend(self) -> str:
+        """The pieces' letters in the diagrams, in a sentence."""
+        ...
+
+    def rule_words(self, rule: Hashable) -> str:
+        """The rule a refused move broke (an :attr:`IllegalMove.rule`), in a few words
+        for the OLED."""
+        ...
+
+    def outcome_words(self, outcome: OutcomeT_contra) -> str:
         """Why the game ended, in a few words for the OLED: ``cuckoo captured (2)``."""
         ...
 
-    def outcome_cell(self, position: Any, outcome: Any) -> str | None:
+
+class GamePictures(Protocol[PositionT_contra, OutcomeT_contra]):
+    """A game drawn: in the terminal, as an SVG, on the web page, on the lights."""
+
+    def diagram(self, position: PositionT_contra) -> str:
+        """The position as text for the terminal."""
+        ...
+
+    def picture(self, pieces: Mapping[str, Piece] | None = None) -> str:
+        """The board as an SVG document, with ``pieces`` (drawn by their side and
+        letter) if given."""
+        ...
+
+    def for_page(self) -> PageGame:
+        """What the web page needs to draw the game (:class:`PageGame`)."""
+        ...
+
+    def outcome_cell(self, position: PositionT_contra, outcome: OutcomeT_contra) -> str | None:
         """The cell the lights show to say how the game was won (None: the cell of the
         last move's target)."""
         ...
 
-    def rule_words(self, rule: Any) -> str:
-        """The rule a refused move broke, in a few words for the OLED."""
-        ...
 
-    def for_page(self) -> Mapping[str, Any]:
-        """What the web page needs to draw the game, as JSON: its ``name`` and
-        ``title``; the ``board`` (its ``shape``, such as ``hex``, and its ``cells``, each
-        with its ``name``, its coordinates and the side whose home it is, if any); the
-        ``pieces`` by letter (``side``, ``name``, ``shape`` of the drawing, ``order`` in
-        the box); and ``rules``, a few paragraphs of how to play."""
-        ...
+class GameComputer(Protocol):
+    """A game's computer opponent and its levels."""
 
     @property
     def computer_levels(self) -> tuple[ComputerLevel, ...]:
@@ -442,22 +526,87 @@ class Game(Protocol):
         """A computer opponent; ``seed`` makes its choices repeatable."""
         ...
 
-    def legend(self) -> str:
-        """The pieces' letters in the diagrams, in a sentence."""
+
+class GameParts(Protocol):
+    """What a game has besides: the files its folder ships, and the capabilities a game
+    may have, each None in a game without it (Operation Cuckoo has none). The rest of
+    nestref asks these, never the game's class."""
+
+    @property
+    def assets(self) -> GameAssets:
+        """The files the game's folder ships: its boards, its config defaults, its builds."""
         ...
 
-    def diagram(self, position: Any) -> str:
-        """The position as text for the terminal."""
+    @property
+    def setups(self) -> PlayersSetUp | None:
+        """The game's start made by the players' own set-ups (:class:`PlayersSetUp`), or
+        None if it starts from a lineup read off the nest."""
         ...
 
-    def picture(self, pieces: Mapping[str, Any] | None = None) -> str:
-        """The board as an SVG document, with ``pieces`` if given."""
+    @property
+    def hidden(self) -> HiddenPieces | None:
+        """What the game's pieces hide from the other side (:class:`HiddenPieces`), or
+        None if it hides nothing."""
         ...
 
-    def perft(self, position: Any, depth: int) -> int:
-        """The number of move sequences of length ``depth`` from ``position`` (a pass
-        counts as a move, a finished game has none); ``position`` ends unchanged."""
+    @property
+    def announcer(self) -> AnnouncesCaptures | None:
+        """How the referee announces a capture's result the players cannot see
+        (:class:`AnnouncesCaptures`), or None if the board shows it."""
         ...
+
+
+class GameOf(
+    GameRules[PositionT_contra],
+    GameNotation[OutcomeT_contra],
+    GameWords[OutcomeT_contra],
+    GamePictures[PositionT_contra, OutcomeT_contra],
+    GameComputer,
+    GameParts,
+    Protocol[PositionT_contra, OutcomeT_contra],
+):
+    """A game on one board, taking back its own positions (``PositionT_contra``) and
+    outcomes (``OutcomeT_contra``): nothing outside the game's package knows its rules,
+    notation or pieces but through this."""
+
+
+class Game(GameOf[Any, Any], Protocol):
+    """Some game on one board, as the rest of nestref holds it (:class:`GameOf`; the
+    module's docstring says why ``Any``)."""
+
+
+PublicText = NewType("PublicText", str)
+"""A position's notation as everybody may know it: no hidden rank in it. Only a game
+makes one (:func:`public_view`); a shared channel that takes it cannot be handed a
+position's own :meth:`Position.to_text`, which holds every rank of a game that hides
+them (mypy says so)."""
+
+PublicLetter = NewType("PublicLetter", str)
+"""A piece as everybody may see it, in the letters :meth:`GamePictures.for_page` draws: its rank
+only where the rules showed it. Only a game makes one."""
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """A position as every shared channel may carry it (the OLED, the lights, the shared
+    and spectators' pages, recordings, live boards, logs, sensor-log headers): the side
+    to move, the pieces by cell in their public letters, the position's public notation.
+    It cannot hold a hidden rank: its fields are types only a game makes, from what its
+    rules have shown (:func:`public_view`)."""
+
+    turn: Side
+    letters: Mapping[str, PublicLetter]
+    text: PublicText
+
+
+@dataclass(frozen=True)
+class SideView:
+    """A position as one side's player may know it: its own pieces' ranks, the other
+    side's only where shown. For that player's own screen alone: no shared channel takes
+    one (it is not a :class:`PublicView`)."""
+
+    side: Side
+    letters: Mapping[str, str]
 
 
 OWN_SETUPS = "own"
@@ -514,14 +663,12 @@ class Placement(Protocol):
         ...
 
 
-@runtime_checkable
-class PlayersSetUp(Protocol):
-    """An optional capability of a :class:`Game`: its start is made by the players, each
-    side privately (pieces whose identity the opponent must not see), not read off the
-    nest as a lineup. The referee learns each side's set-up through these methods
-    alone, and never shows what it learns on a shared screen: :meth:`public_text` is
-    the position as everybody may see it. Operation Cuckoo has no such capability
-    (:func:`players_set_up` says None)."""
+class PlayersSetUpOf(Protocol[SetupT_contra, PositionT_contra]):
+    """A capability of a game (:attr:`GameParts.setups`): its start is made by the
+    players, each side privately (pieces whose identity the opponent must not see), not
+    read off the nest as a lineup. The referee learns each side's set-up through these
+    methods alone, and never shows what it learns on a shared screen. It takes back its
+    own set-ups (``SetupT_contra``) and positions (``PositionT_contra``)."""
 
     def setup_cells(self, side: Side) -> frozenset[str]:
         """The cells ``side`` may set up on."""
@@ -540,16 +687,22 @@ class PlayersSetUp(Protocol):
         """A placement of ``side``'s set-up with nothing placed yet."""
         ...
 
-    def start_from_setups(self, red: Any, blue: Any, turn: Side) -> Position:
+    def start_from_setups(self, red: SetupT_contra, blue: SetupT_contra, turn: Side) -> Position:
         """The start of a game from each side's set-up (this game's own), ``turn`` to
         move; raises a :class:`~firmware_host.errors.NestrefError` for one the rules do
         not allow."""
         ...
 
-    def public_text(self, position: Any) -> str:
-        """``position`` as everybody may know it, in the game's notation: nothing hidden
-        in it (what the shared screens and the spectators get)."""
+    def public_text(self, position: PositionT_contra) -> str:
+        """``position`` as everybody may know it (:meth:`HiddenPiecesOf.public_text`; kept
+        here until the records' writer reads it from :attr:`GameParts.hidden`)."""
         ...
+
+
+@runtime_checkable
+class PlayersSetUp(PlayersSetUpOf[Any, Any], Protocol):
+    """Some game's players' own set-ups, as the rest of nestref holds them
+    (:class:`PlayersSetUpOf`)."""
 
 
 @dataclass(frozen=True)
@@ -565,55 +718,46 @@ class CaptureAnnouncement:
     winner_on: str | None
 
 
-@runtime_checkable
-class AnnouncesCaptures(Protocol):
-    """An optional capability of a :class:`Game` whose captures' results the players
-    cannot see (the battle game's strikes, decided by hidden ranks): the referee
+class AnnouncesCapturesOf(Protocol[PositionT_contra, MoveT_contra]):
+    """A capability of a game (:attr:`GameParts.announcer`) whose captures' results the
+    players cannot see (the battle game's strikes, decided by hidden ranks): the referee
     announces each one, and lights the cells to act on."""
 
-    def announce_capture(self, position: Any, move: Any) -> CaptureAnnouncement:
+    def announce_capture(self, position: PositionT_contra, move: MoveT_contra) -> CaptureAnnouncement:
         """How the capture ``move``, legal in ``position``, ends."""
         ...
 
 
-def capture_announcer(game: Game) -> AnnouncesCaptures | None:
-    """``game`` as one whose captures the referee announces, or None."""
-    return game if isinstance(game, AnnouncesCaptures) else None
-
-
-def players_set_up(game: Game) -> PlayersSetUp | None:
-    """``game`` as a game whose players make their own set-ups, or None if its start is
-    a lineup read off the nest."""
-    return game if isinstance(game, PlayersSetUp) else None
-
-
-def public_text(game: Game, position: Position) -> str:
-    """``position`` as everybody may see it: for a game that hides pieces the public
-    view's notation, else the position's own."""
-    hiding = players_set_up(game)
-    return hiding.public_text(position) if hiding is not None else position.to_text()
-
-
 @runtime_checkable
-class HiddenPieces(Protocol):
-    """What a game whose pieces hide something from the other side (the battle game's
-    ranks) has besides :class:`Game` and :class:`PlayersSetUp`: what one side may see of
-    a position, and what its computer is handed. The shared screens (the OLED, the
-    lights, the spectators' page) show only :func:`public_text`; a player's own screen
-    :meth:`letters_seen_by`. A game without this hides nothing."""
+class AnnouncesCaptures(AnnouncesCapturesOf[Any, Any], Protocol):
+    """Some game's announcer of captures, as the rest of nestref holds it
+    (:class:`AnnouncesCapturesOf`)."""
 
-    def letters_seen_by(self, position: Any, side: Side) -> Mapping[str, str]:
+
+class HiddenPiecesOf(Protocol[PositionT_contra, SetupT_contra]):
+    """A capability of a game (:attr:`GameParts.hidden`) whose pieces hide something
+    from the other side (the battle game's ranks): what everybody and what one side may
+    see of a position, and what its computer is handed. The shared screens (the OLED,
+    the lights, the spectators' page) show only :func:`public_view`; a player's own
+    screen :func:`side_view`. A game without it hides nothing."""
+
+    def public_text(self, position: PositionT_contra) -> str:
+        """``position`` as everybody may know it, in the game's notation: nothing hidden
+        in it (what the shared screens and the spectators get)."""
+        ...
+
+    def letters_seen_by(self, position: PositionT_contra, side: Side) -> Mapping[str, str]:
         """The pieces of ``position`` by cell as ``side``'s player sees them: its own
         pieces' letters with their ranks, the other side's only where they are shown (the
-        letters :meth:`Game.for_page` draws)."""
+        letters :meth:`GamePictures.for_page` draws)."""
         ...
 
-    def public_letters(self, position: Any) -> Mapping[str, str]:
+    def public_letters(self, position: PositionT_contra) -> Mapping[str, str]:
         """The pieces of ``position`` by cell as everybody sees them: a rank only where
-        it was shown (the letters :meth:`Game.for_page` draws)."""
+        it was shown (the letters :meth:`GamePictures.for_page` draws)."""
         ...
 
-    def setup_letters(self, setup: Any) -> Mapping[str, str]:
+    def setup_letters(self, setup: SetupT_contra) -> Mapping[str, str]:
         """The pieces of one side's own set-up (:class:`SideSetup`, this game's) by cell,
         as its own player's screen draws them."""
         ...
@@ -623,21 +767,71 @@ class HiddenPieces(Protocol):
         with ``seed``; the referee takes it as it takes a player's."""
         ...
 
-    def computer_input(self, position: Any) -> Any:
+    def computer_input(self, position: PositionT_contra) -> object:
         """What the computer opponent is handed to choose the side to move's move in
         ``position``: that side's own view, holding no rank it may not know; its
-        :meth:`Computer.choose` takes it in place of a position."""
+        :meth:`ComputerOf.choose` takes it in place of a position."""
         ...
 
 
+@runtime_checkable
+class HiddenPieces(HiddenPiecesOf[Any, Any], Protocol):
+    """Some game's hidden pieces, as the rest of nestref holds them (:class:`HiddenPiecesOf`)."""
+
+
+def public_text(game: Game, position: Position) -> PublicText:
+    """``position`` as everybody may see it: for a game that hides pieces the public
+    view's notation, else the position's own."""
+    hidden = game.hidden
+    return PublicText(hidden.public_text(position) if hidden is not None else position.to_text())
+
+
+def public_view(game: Game, position: Position) -> PublicView:
+    """``position`` as every shared channel may carry it (:class:`PublicView`): for a
+    game that hides pieces, the ranks its rules have shown and no other."""
+    hidden = game.hidden
+    if hidden is not None:
+        letters = hidden.public_letters(position)
+    else:
+        letters = {cell: piece.letter for cell, piece in position.pieces().items()}
+    return PublicView(
+        position.turn,
+        {cell: PublicLetter(letter) for cell, letter in letters.items()},
+        public_text(game, position),
+    )
+
+
+def side_view(game: Game, position: Position, side: Side) -> SideView:
+    """``position`` as ``side``'s player may know it (:class:`SideView`), for that
+    player's own screen: in a game that hides nothing, the whole position."""
+    hidden = game.hidden
+    if hidden is not None:
+        return SideView(side, dict(hidden.letters_seen_by(position, side)))
+    return SideView(side, {cell: piece.letter for cell, piece in position.pieces().items()})
+
+
+# -- shims: the capabilities asked as they were before GameParts, until every layer reads
+# game.setups, game.hidden and game.announcer (docs/architecture.md lists who still calls them).
+
+
+def capture_announcer(game: Game) -> AnnouncesCaptures | None:
+    """``game.announcer`` (:attr:`GameParts.announcer`), as before it was a member."""
+    return game.announcer
+
+
+def players_set_up(game: Game) -> PlayersSetUp | None:
+    """``game.setups`` (:attr:`GameParts.setups`), as before it was a member."""
+    return game.setups
+
+
 def hides_pieces(game: Game) -> bool:
-    """Whether ``game`` has pieces that hide something (:class:`HiddenPieces`)."""
-    return isinstance(game, HiddenPieces)
+    """Whether ``game.hidden`` (:attr:`GameParts.hidden`) is there, as before it was a member."""
+    return game.hidden is not None
 
 
 TIME_LOSS = "time"
 """How a record keeps a loss on time (a clock ran out), whatever the game: every game's
-:meth:`Game.outcome_record` gives it as the ``how`` of :meth:`Game.time_loss`."""
+:meth:`GameNotation.outcome_record` gives it as the ``how`` of :meth:`GameRules.time_loss`."""
 
 
 def perft(position: Position, depth: int) -> int:

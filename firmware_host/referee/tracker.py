@@ -3,7 +3,7 @@
 Sensors tell only which cells hold a piece. Against the position the game is in, a
 sensed occupancy differs by the cells *lifted* (a piece should be there, none is) and
 the cells *placed* (a piece is there, none should be). Each legal move describes what
-it does to the switches, its :class:`~firmware_host.games.cuckoo.rules.Footprint`: cells it empties,
+it does to the switches, its :class:`~firmware_host.games.base.Footprint`: cells it empties,
 cells it fills, cells that need *evidence* (a capture's target, occupied before and
 after, must have read empty, however briefly, since the mover left its cell; otherwise
 "capturer lifted and held in the air" could not be told from "capture done"), and the

@@ -42,7 +42,12 @@ LIVE_SOCKET = "/live/ws"
 FRAME_S = 0.1  # the boards are sent at most this often to a page
 MAX_PAGE_MESSAGE_BYTES = 1024  # the page says nothing; what it sends anyway is read no further
 MAX_PAGES = 100
-PAGE_FILES = {"live.html": "text/html", "live.js": "text/javascript", "style.css": "text/css"}
+PAGE_FILES = {
+    "live.html": "text/html",
+    "style.css": "text/css",
+    # live.js and the shared modules it imports
+    **dict.fromkeys(("live.js", "board.js", "dom.js", "pieces.js", "socket.js"), "text/javascript"),
+}
 
 
 class LiveChannel:

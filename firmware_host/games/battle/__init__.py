@@ -17,28 +17,48 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import NotationError
-from firmware_host.games.base import CaptureAnnouncement, Side, perft
+from firmware_host.games.base import (
+    AnnouncesCapturesOf,
+    CaptureAnnouncement,
+    HiddenPiecesOf,
+    PageGame,
+    PlayersSetUpOf,
+    Side,
+)
+from firmware_host.games.base import Piece as BasePiece
+from firmware_host.games.base_game import BaseGame
 from firmware_host.games.battle.army import Movement, Rank, Role
 from firmware_host.games.battle.computer import LEVELS, BattleComputer, computer_setup
-from firmware_host.games.battle.drawing import field_svg, text_diagram
+from firmware_host.games.battle.drawing import PAGE_DRAWINGS, field_svg, text_diagram
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
-from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece, Shown, side_letter
+from firmware_host.games.battle.pieces import HIDDEN_LETTER, Shown, side_letter
 from firmware_host.games.battle.position import Position, View
 from firmware_host.games.battle.setups import GuidedPlacement, Setup
 
-__all__ = ["BattleGame", "Field", "GuidedPlacement", "Move", "Outcome", "Position", "Setup", "View", "load"]
+__all__ = [
+    "BattleGame",
+    "BattlePage",
+    "Field",
+    "GuidedPlacement",
+    "Move",
+    "Outcome",
+    "Position",
+    "Setup",
+    "View",
+    "load",
+]
 
 NAME = "battle"
 
-RULE_WORDS = {  # the rule broken, in a few words for the OLED; none names a rank
+RULE_WORDS: Mapping[Hashable, str] = {  # the rule broken, in a few words for the OLED; none names a rank
     Rule.GAME_OVER: "the game is over",
     Rule.NOT_A_SQUARE: "not a square",
     Rule.LAKE: "that is a lake",
@@ -76,38 +96,46 @@ def how_to_play(field: Field) -> tuple[str, ...]:
     )
 
 
-class BattleGame:
-    """The battle game on one field."""
+class BattlePage(PageGame):
+    """What the page needs to draw the battle game: besides every game's, the army's
+    ranks (letter, name, count, strength) for the set-up's box."""
+
+    army: list[dict[str, Any]]
+
+
+class BattleGame(
+    BaseGame[Field, Position, Outcome],
+    PlayersSetUpOf[Setup, Position],
+    HiddenPiecesOf[Position, Setup],
+    AnnouncesCapturesOf[Position, Move],
+):
+    """The battle game on one field: set up by the players, its ranks hidden, its strikes
+    announced (the game is each of its capabilities)."""
 
     name = NAME
     title = "Pirates and Wizards"
     not_your_turn = Rule.NOT_YOUR_TURN
+    RULE_WORDS = RULE_WORDS
     computer_levels = LEVELS
 
-    def __init__(self, field: Field) -> None:
-        self.field = field
-
-    def __repr__(self) -> str:
-        return f"BattleGame({self.field.name!r})"
+    @property
+    def field(self) -> Field:
+        """The board: a field of squares with lakes."""
+        return self.board
 
     @property
-    def board(self) -> Field:
-        return self.field
+    def setups(self) -> BattleGame:
+        return self
+
+    @property
+    def hidden(self) -> BattleGame:
+        return self
+
+    @property
+    def announcer(self) -> BattleGame:
+        return self
 
     # -- set-ups and positions -------------------------------------------------------------
-
-    @property
-    def lineups(self) -> tuple[str, ...]:
-        """The demo set-ups; a real game starts from the players' own
-        (:meth:`start_from_setups`)."""
-        return self.field.lineup_names
-
-    def check_lineup(self, lineup: str) -> str:
-        self.field.lineup(lineup)
-        return lineup
-
-    def lineup_pieces(self, lineup: str) -> Mapping[str, Piece]:
-        return self.field.lineup(lineup).pieces
 
     def start(self, lineup: str, turn: Side) -> Position:
         return Position.from_lineup(self.field, lineup, turn)
@@ -157,12 +185,6 @@ class BattleGame:
 
     # -- outcomes -----------------------------------------------------------------------
 
-    def resignation(self, resigning: Side) -> Outcome:
-        return Outcome(resigning.opponent, None)
-
-    def time_loss(self, flagged: Side) -> Outcome:
-        return Outcome(flagged.opponent, Ending.TIME)
-
     def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
         return outcome.to_text(), None if outcome.ending is None else outcome.ending.value
 
@@ -179,13 +201,6 @@ class BattleGame:
 
     def outcome_words(self, outcome: Outcome) -> str:
         return outcome.words()
-
-    def outcome_cell(self, position: Position, outcome: Outcome) -> str | None:
-        """None: the last move's target says it (the struck Flag's square)."""
-        return None
-
-    def rule_words(self, rule: Any) -> str:
-        return RULE_WORDS.get(rule, "not allowed")
 
     # -- the computer --------------------------------------------------------------------
 
@@ -207,15 +222,15 @@ class BattleGame:
         view = position.view() if isinstance(position, Position) else position
         return text_diagram(self.field, {cell: piece.letter for cell, piece in view.pieces().items()})
 
-    def picture(self, pieces: Mapping[str, Any] | None = None) -> str:
+    def picture(self, pieces: Mapping[str, BasePiece] | None = None) -> str:
         """The field as an SVG, with ``pieces`` drawn by their letters: a position's
         pieces show no rank; a view's show the ranks its viewer knows."""
         return field_svg(self.field, pieces)
 
-    def for_page(self) -> Mapping[str, Any]:
+    def for_page(self) -> BattlePage:
         return _page(self.field)
 
-    # -- what is hidden (games.base.HiddenPieces) ------------------------------------------
+    # -- what is hidden (games.base.HiddenPiecesOf) ----------------------------------------
 
     def letters_seen_by(self, position: Position, side: Side) -> dict[str, str]:
         """The pieces as ``side``'s player sees them: its own ranks, the other's shown ones
@@ -245,12 +260,9 @@ class BattleGame:
         """The side to move's own view: what the computer is handed, in its process."""
         return position.view(position.turn)
 
-    def perft(self, position: Position, depth: int) -> int:
-        return perft(position, depth)
-
 
 @cache
-def _page(field: Field) -> dict[str, Any]:
+def _page(field: Field) -> BattlePage:
     cells = [
         {
             "name": cell,
@@ -265,7 +277,13 @@ def _page(field: Field) -> dict[str, Any]:
     ]
     pieces: dict[str, dict[str, Any]] = {}
     for side in Side:
-        pieces[side_letter(HIDDEN_LETTER, side)] = {"side": side.label, "name": "piece", "shape": "block", "order": 0}
+        pieces[side_letter(HIDDEN_LETTER, side)] = {
+            "side": side.label,
+            "name": "piece",
+            "shape": "block",
+            "drawing": PAGE_DRAWINGS["block"],
+            "order": 0,
+        }
         for order, rank in enumerate(field.army, start=1):
             pieces[side_letter(rank.letter, side)] = _page_piece(rank, side, order)
     return {
@@ -297,6 +315,7 @@ def _page_piece(rank: Rank, side: Side, order: int) -> dict[str, Any]:
         "side": side.label,
         "name": rank.name,
         "shape": shape,
+        "drawing": PAGE_DRAWINGS[shape],
         "order": order,
         "strength": rank.strength,
         "moves": moves[rank.movement],

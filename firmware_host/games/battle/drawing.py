@@ -1,5 +1,6 @@
 """Pictures of the field: a text diagram for the terminal and an SVG for the docs, both
-drawing what they are given; the game hands them what a spectator may see."""
+drawing what they are given; the game hands them what a spectator may see. And the
+pieces as the web page draws them (``PAGE_DRAWINGS``)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,28 @@ from collections.abc import Mapping
 from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
 from typing import Any
 
-from firmware_host.games.base import Side
+from firmware_host.games.base import Piece, Side
 from firmware_host.games.battle.field import Field
 
 _SQUARE = 48.0  # a square's side, in SVG units
 _COLOURS = {Side.RED: "#c62828", Side.BLUE: "#1565c0"}
 _HOME_FILL = {Side.RED: "#f8e0e0", Side.BLUE: "#e0e8f8"}
 _LAKE_FILL = "#7fb3d5"
+
+PAGE_DRAWINGS: dict[str, list[dict[str, Any]]] = {
+    "block": [{"kind": "rect", "x": -0.56, "y": -0.56, "width": 1.12, "height": 1.12, "rx": 0.14}],
+    "flag": [
+        {
+            "kind": "path",
+            "d": [["M", -0.5, 0.6], ["L", -0.5, -0.6], ["L", 0.6, -0.3], ["L", -0.3, 0.05], ["L", -0.3, 0.6], ["Z"]],
+        }
+    ],
+    "bomb": [{"kind": "circle", "r": 0.5}],
+}
+"""Each shape of piece as the web page draws it: the drawing of each piece in
+:meth:`~firmware_host.games.base.GamePictures.for_page`, SVG parts in units of a cell's radius
+around its centre, y down (``firmware_host/web/page/pieces.js`` says the parts). A block
+for a piece whose rank is not shown and for most ranks, a flag, a bomb."""
 
 
 def text_diagram(field: Field, letters: Mapping[str, str]) -> str:
@@ -30,7 +46,7 @@ def text_diagram(field: Field, letters: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
-def field_svg(field: Field, pieces: Mapping[str, Any] | None = None) -> str:
+def field_svg(field: Field, pieces: Mapping[str, Piece] | None = None) -> str:
     """The field as an SVG document: every square with its name, the set-up rows tinted
     in their side's colour, the lakes, and ``pieces`` (each drawn by its ``letter`` and
     ``side``) if given."""

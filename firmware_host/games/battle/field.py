@@ -13,11 +13,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BoardFileError, NotationError
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.base import Side
 from firmware_host.games.battle.army import Army, Movement, Rank, Role
 from firmware_host.games.battle.pieces import HIDDEN_LETTER, Piece
@@ -106,8 +106,7 @@ class Field:
     @cache
     def default(cls) -> Field:
         """The field shipped with nestref: ``classic``, 10 by 10 with two lakes."""
-        source = resources.files(__package__).joinpath("boards", f"{DEFAULT_FIELD}.toml")
-        return cls.from_toml(source.read_text(encoding="utf-8"), source=f"{DEFAULT_FIELD}.toml")
+        return cls.from_toml(GameAssets.of("battle").board_text(DEFAULT_FIELD), source=f"{DEFAULT_FIELD}.toml")
 
     @classmethod
     def load(cls, path: str | Path) -> Field:
@@ -221,6 +220,12 @@ class Field:
     def lineup_names(self) -> tuple[str, ...]:
         """The demo set-ups, in the board file's order."""
         return tuple(self._lineups)
+
+    @property
+    def default_lineup(self) -> str:
+        """The demo set-up a game starts from unless another is named: the board file's
+        first (a real game starts from the players' own)."""
+        return next(iter(self._lineups))
 
     def lineup(self, name: str) -> Lineup:
         """The demo set-up ``name``; raises :class:`NotationError` naming those there are."""

@@ -12,14 +12,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from firmware_host.errors import NotationError
-from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel
-from firmware_host.games.cuckoo.drawing import nest_svg, text_diagram
+from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel, PageGame
+from firmware_host.games.base import Piece as BasePiece
+from firmware_host.games.base_game import BaseGame
+from firmware_host.games.cuckoo.drawing import PAGE_DRAWINGS, nest_svg, text_diagram
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
 from firmware_host.games.cuckoo.rules import (
     DRAW,
@@ -37,7 +38,7 @@ from firmware_host.games.cuckoo.rules import (
 
 NAME = "cuckoo"
 
-RULE_WORDS = {  # the rule broken, in a few words for the OLED
+RULE_WORDS: Mapping[Hashable, str] = {  # the rule broken, in a few words for the OLED
     Rule.GAME_OVER: "the game is over",
     Rule.NOT_A_CELL: "not a cell",
     Rule.NOT_A_MOVE: "not a move",
@@ -76,41 +77,25 @@ HOW_TO_PLAY = (
 )
 
 
-class CuckooGame:
+class CuckooGame(BaseGame[Nest, Position, Outcome]):
     """Operation Cuckoo on one nest."""
 
     name = NAME
     title = "Operation Cuckoo"
     not_your_turn = Rule.NOT_YOUR_TURN
+    RULE_WORDS = RULE_WORDS
     computer_levels = tuple(ComputerLevel(each.number, each.name) for each in LEVELS)
 
-    def __init__(self, nest: Nest) -> None:
-        self.nest = nest
-
-    def __repr__(self) -> str:
-        return f"CuckooGame({self.nest.name!r})"
-
     @property
-    def board(self) -> Nest:
-        return self.nest
-
-    @property
-    def lineups(self) -> tuple[str, ...]:
-        default = self.nest.default_lineup
-        return (default, *(name for name in self.nest.lineup_names if name != default))
-
-    def check_lineup(self, lineup: str) -> str:
-        self.nest.lineup(lineup)
-        return lineup
-
-    def lineup_pieces(self, lineup: str) -> Mapping[str, Piece]:
-        return self.nest.lineup(lineup).pieces
+    def nest(self) -> Nest:
+        """The board: a nest of hexagonal cells."""
+        return self.board
 
     def start(self, lineup: str, turn: Side) -> Position:
-        return Position.from_lineup(lineup, turn=turn, nest=self.nest)
+        return Position.from_lineup(lineup, turn=turn, nest=self.board)
 
     def read_position(self, text: str) -> Position:
-        return Position.from_nfn(text, nest=self.nest)
+        return Position.from_nfn(text, nest=self.board)
 
     def read_move(self, text: str) -> Move:
         return Move.from_text(text)
@@ -119,12 +104,6 @@ class CuckooGame:
         return Move(origin, target, capture)
 
     # -- outcomes -----------------------------------------------------------------------
-
-    def resignation(self, resigning: Side) -> Outcome:
-        return Outcome(resigning.opponent, None)
-
-    def time_loss(self, flagged: Side) -> Outcome:
-        return Outcome(flagged.opponent, None, on_time=True)
 
     def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
         if outcome.on_time:
@@ -158,9 +137,6 @@ class CuckooGame:
         cuckoo = Piece(outcome.winner, Kind.CUCKOO)
         return next((cell for cell, piece in position.pieces().items() if piece == cuckoo), None)
 
-    def rule_words(self, rule: Any) -> str:
-        return RULE_WORDS.get(rule, "not allowed")
-
     # -- the computer --------------------------------------------------------------------
 
     def computer(self, seed: int) -> CuckooComputer:
@@ -174,18 +150,19 @@ class CuckooGame:
     def diagram(self, position: Position) -> str:
         return text_diagram(position)
 
-    def picture(self, pieces: Mapping[str, Piece] | None = None) -> str:
-        return nest_svg(self.nest, dict(pieces) if pieces is not None else None)
+    def picture(self, pieces: Mapping[str, BasePiece] | None = None) -> str:
+        return nest_svg(self.board, pieces)
 
-    def for_page(self) -> Mapping[str, Any]:
-        return _page(self.nest)
+    def for_page(self) -> PageGame:
+        return _page(self.board)
 
     def perft(self, position: Position, depth: int) -> int:
+        """On the bitboards, faster than by the protocol."""
         return perft(position, depth)
 
 
 @cache
-def _page(nest: Nest) -> dict[str, Any]:
+def _page(nest: Nest) -> PageGame:
     home = {cell: side.label for side in Side for cell in nest.homebases(side)}
     cells = [
         {"name": cell, "q": nest.coordinates(cell)[0], "r": nest.coordinates(cell)[1], "home": home.get(cell)}
@@ -196,6 +173,7 @@ def _page(nest: Nest) -> dict[str, Any]:
             "side": side.label,
             "name": kind.label,
             "shape": PIECE_SHAPES[kind],
+            "drawing": PAGE_DRAWINGS[PIECE_SHAPES[kind]],
             "order": order,
         }
         for side in Side

@@ -1,17 +1,53 @@
 """Pictures of the nest: an SVG for the docs and the wiring guide, and a text diagram
 for the terminal. Both are laid out from the cells' hex coordinates, so a custom nest
-draws as it is printed."""
+draws as it is printed. And the pieces as the web page draws them (``PAGE_DRAWINGS``)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at start-up)
+from typing import Any
 
-from firmware_host.games.cuckoo.rules import Nest, Piece, Position, Side
+from firmware_host.games.base import Piece
+from firmware_host.games.cuckoo.rules import Nest, Position, Side
 
 _CELL_SIZE = 34.0  # centre to corner, in SVG units
 _COLOURS = {Side.RED: "#c62828", Side.BLUE: "#1565c0"}
 _HOME_FILL = {Side.RED: "#f8d0d0", Side.BLUE: "#d0e0f8"}
+
+
+def _star(tips: int, outer: float, inner: float) -> list[list[float]]:
+    """A star's corners, in units of a cell's radius: its tips to the sides, not down, so
+    that the cell's name below the piece stays visible."""
+    corners = []
+    for k in range(2 * tips):
+        radius, angle = (outer if k % 2 == 0 else inner), math.pi * k / tips
+        corners.append([round(radius * math.cos(angle), 3) + 0.0, round(radius * math.sin(angle), 3) + 0.0])  # no -0.0
+    return corners
+
+
+PAGE_DRAWINGS: dict[str, list[dict[str, Any]]] = {
+    "egg": [
+        {
+            "kind": "path",
+            "d": [
+                ["M", 0, -0.64],
+                ["C", 0.36, -0.64, 0.52, 0.02, 0.52, 0.2],
+                ["C", 0.52, 0.48, 0.3, 0.62, 0, 0.62],
+                ["C", -0.3, 0.62, -0.52, 0.48, -0.52, 0.2],
+                ["C", -0.52, 0.02, -0.36, -0.64, 0, -0.64],
+                ["Z"],
+            ],
+        }
+    ],
+    "diamond": [{"kind": "rect", "x": -0.45, "y": -0.45, "width": 0.9, "height": 0.9, "rx": 0.12, "rotate": 45}],
+    "star": [{"kind": "polygon", "points": _star(6, 0.76, 0.56)}],
+}
+"""Each shape of piece (``PIECE_SHAPES``) as the web page draws it: the drawing of each
+piece in :meth:`~firmware_host.games.base.GamePictures.for_page`, SVG parts in units of a cell's
+radius around its centre, y down (``firmware_host/web/page/pieces.js`` says the parts).
+An egg-shaped egg, a diamond for a warbler, a six-pointed badge for the cuckoo."""
 
 
 def _centre(nest: Nest, cell: str) -> tuple[float, float]:
@@ -20,9 +56,10 @@ def _centre(nest: Nest, cell: str) -> tuple[float, float]:
     return _CELL_SIZE * math.sqrt(3) * (q + r / 2), -_CELL_SIZE * 1.5 * r
 
 
-def nest_svg(nest: Nest, pieces: dict[str, Piece] | None = None) -> str:
+def nest_svg(nest: Nest, pieces: Mapping[str, Piece] | None = None) -> str:
     """The nest as an SVG document: every cell with its name, the homebases shaded in
-    their side's colour, and ``pieces`` if given."""
+    their side's colour, and ``pieces`` (each drawn by its ``side`` and ``letter``) if
+    given."""
     centres = {cell: _centre(nest, cell) for cell in nest.cells}
     margin = _CELL_SIZE * 1.2
     xs = [x for x, _ in centres.values()]

@@ -1,3 +1,4 @@
+// @ts-check
 // Live boards: every game on the MQTT broker at once, as small boards. On its own page
 // (live.html, `nestref live`) it starts at once; on the spectator page (index.html) it
 // starts when the server's hello says it has live boards, as a panel of its own.
@@ -7,105 +8,99 @@
 // nothing in a board is trusted here: every text goes in as text (textContent,
 // setAttribute), never as markup, and a board whose game is not known is not drawn.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-const R = 40; // a cell's radius, as the main page's (app.js)
-const SQRT3 = Math.sqrt(3);
-const RETRY_FIRST_MS = 500;
-const RETRY_MAX_MS = 10000;
+import { BoardLayout, drawBoard } from "./board.js";
+import { byId, svgElement } from "./dom.js";
+import { Pieces } from "./pieces.js";
+import { Channel } from "./socket.js";
+
+const R = 40; // a cell's radius, as the main page's
+
+/**
+ * How to draw one game's boards (`live_hello`'s `games`, by name).
+ *
+ * @typedef {object} LiveGame
+ * @property {string} title
+ * @property {import("./board.js").BoardData} board
+ * @property {Record<string, import("./pieces.js").PieceInfo>} pieces
+ */
+
+/**
+ * One board on the broker, as the server read it.
+ *
+ * @typedef {object} LiveBoard
+ * @property {string} board its id
+ * @property {string} name
+ * @property {string} game
+ * @property {number} number
+ * @property {Record<string, string>} [pieces] letters by cell
+ * @property {string | null} [to_move]
+ * @property {string | null} [last_move]
+ * @property {number} [moves]
+ * @property {[number, number]} score
+ * @property {[string, string] | null} [clock]
+ * @property {string | null} [result]
+ * @property {boolean} online
+ */
+
+/**
+ * A game's drawing, made once from its `LiveGame`.
+ *
+ * @typedef {{ game: LiveGame, layout: BoardLayout, pieces: Pieces }} Drawing
+ */
 
 // What the tests and curious users can read: the last messages.
-const live = { connected: false, games: {}, boards: [] };
-window.nestrefLive = live;
+const live = {
+  connected: false,
+  /** @type {Record<string, LiveGame>} */
+  games: {},
+  /** @type {LiveBoard[]} */
+  boards: [],
+  /** @type {string[]} */
+  ignored: [],
+};
+Object.assign(window, { nestrefLive: live });
 
-let socket = null;
-let retries = 0;
+/** @type {Map<string, Drawing>} */
+const drawings = new Map();
+/** @type {HTMLElement | null} */
 let container = null;
 
-function element(name, attributes = {}, namespace = null) {
-  const made = namespace ? document.createElementNS(namespace, name) : document.createElement(name);
-  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, String(value));
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} name
+ * @param {string} className
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+function element(name, className) {
+  const made = document.createElement(name);
+  made.className = className;
   return made;
 }
 
-function svg(name, attributes = {}) {
-  return element(name, attributes, SVG_NS);
-}
-
-function hexPoints(x, y, radius) {
-  const corners = [];
-  for (let k = 0; k < 6; k++) {
-    const angle = (Math.PI / 180) * (30 + 60 * k);
-    corners.push(`${(x + radius * Math.cos(angle)).toFixed(1)},${(y + radius * Math.sin(angle)).toFixed(1)}`);
-  }
-  return corners.join(" ");
-}
-
-// Where each cell is drawn, and its outline: hexagons by their axial q, r (as app.js
-// places them), squares by their x, y; red at the bottom.
-function layout(board) {
-  const square = board.shape === "square";
-  const cells = (board.cells ?? []).map((cell) => {
-    const x = square ? 2 * R * cell.x : SQRT3 * R * (cell.q + cell.r / 2);
-    const y = square ? -2 * R * cell.y : -1.5 * R * cell.r;
-    return { name: cell.name, home: cell.home, x, y };
-  });
-  return { square, cells };
-}
-
-function outline(cell, square) {
-  if (square) return svg("rect", { class: "hex", x: cell.x - R, y: cell.y - R, width: 2 * R, height: 2 * R });
-  return svg("polygon", { class: "hex", points: hexPoints(cell.x, cell.y, R * 0.97) });
-}
-
-function glyph(info, letter) {
-  const group = svg("g", { class: `glyph ${info.side} shape-${info.shape}` });
-  let body;
-  if (info.shape === "diamond") {
-    const half = 0.45 * R;
-    body = svg("rect", { x: -half, y: -half, width: 2 * half, height: 2 * half, transform: "rotate(45)" });
-  } else if (info.shape === "egg") {
-    body = svg("ellipse", { rx: 0.52 * R, ry: 0.62 * R });
-  } else {
-    body = svg("circle", { r: 0.6 * R });
-  }
-  body.classList.add("body");
-  const text = svg("text", { class: "letter", dy: "0.35em" });
-  text.textContent = letter;
-  group.append(body, text);
-  return group;
-}
-
-function drawBoard(game, board) {
-  const { square, cells } = layout(game.board);
-  const picture = svg("svg", { class: "live-nest", role: "img" });
-  const xs = cells.map((cell) => cell.x);
-  const ys = cells.map((cell) => cell.y);
-  const left = Math.min(...xs) - R * 1.1;
-  const top = Math.min(...ys) - R * 1.1;
-  const width = Math.max(...xs) - left + R * 1.1;
-  const height = Math.max(...ys) - top + R * 1.1;
-  picture.setAttribute("viewBox", `${left.toFixed(1)} ${top.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`);
-  const pieces = board.pieces ?? {};
+/**
+ * @param {Drawing} drawing
+ * @param {LiveBoard} board
+ */
+function drawBoardOf({ game, layout, pieces }, board) {
+  const picture = svgElement("svg", { class: "live-nest", role: "img" });
+  const { cells } = drawBoard(picture, layout, { margin: R * 1.1 });
+  const letters = board.pieces ?? {};
   let count = 0;
-  for (const cell of cells) {
-    const group = svg("g", { class: "cell", "data-cell": cell.name });
-    if (cell.home) group.classList.add(`home-${cell.home}`);
-    group.append(outline(cell, square));
-    const letter = Object.hasOwn(pieces, cell.name) ? pieces[cell.name] : null;
-    const info = letter !== null && Object.hasOwn(game.pieces, letter) ? game.pieces[letter] : null;
-    if (info) {
-      const piece = glyph(info, letter);
-      piece.setAttribute("transform", `translate(${cell.x.toFixed(1)} ${cell.y.toFixed(1)})`);
-      piece.setAttribute("data-piece", letter);
-      group.append(piece);
-      count += 1;
-    }
-    picture.append(group);
+  for (const [name, group] of cells) {
+    const cell = layout.cells.get(name);
+    const letter = Object.hasOwn(letters, name) ? letters[name] : undefined;
+    if (cell === undefined || letter === undefined || pieces.info(letter) === null) continue;
+    const piece = pieces.glyph(letter);
+    piece.setAttribute("transform", `translate(${cell.x.toFixed(1)} ${cell.y.toFixed(1)})`);
+    piece.setAttribute("data-piece", letter);
+    group.append(piece);
+    count += 1;
   }
   picture.setAttribute("aria-label", `${game.title}: ${count} pieces on the board`);
   return picture;
 }
 
+/** @param {LiveBoard} board */
 function facts(board) {
   const words = [];
   if (board.result) words.push(board.result === "draw" ? "a draw" : `${board.result} won`);
@@ -116,95 +111,89 @@ function facts(board) {
   return words;
 }
 
+/** @param {LiveBoard} board */
 function drawCard(board) {
-  const game = Object.hasOwn(live.games, board.game) ? live.games[board.game] : null;
-  if (!game) return null;
-  const card = element("article", { class: "live-board", "data-board": board.board });
+  const drawing = drawings.get(board.game);
+  if (!drawing) return null;
+  const card = element("article", "live-board");
+  card.dataset.board = board.board;
   card.classList.toggle("offline", !board.online);
-  const head = element("h3", { class: "live-name" });
+  const head = element("h3", "live-name");
   head.textContent = board.name;
   if (!board.online) {
-    const badge = element("span", { class: "live-offline" });
+    const badge = element("span", "live-offline");
     badge.textContent = "offline";
     head.append(" ", badge);
   }
-  const game_line = element("p", { class: "live-game muted" });
-  game_line.textContent = `${game.title}, game ${board.number}`;
-  const line = element("p", { class: "live-facts" });
+  const gameLine = element("p", "live-game muted");
+  gameLine.textContent = `${drawing.game.title}, game ${board.number}`;
+  const line = element("p", "live-facts");
   const [first, ...rest] = facts(board);
-  const turn = element("span", { class: "live-turn" });
-  turn.textContent = first;
+  const turn = element("span", "live-turn");
+  turn.textContent = first ?? "";
   line.append(turn);
   for (const word of rest) {
-    const part = element("span", { class: word.startsWith("move ") ? "live-last-move" : "live-fact" });
+    const part = element("span", word.startsWith("move ") ? "live-last-move" : "live-fact");
     part.textContent = word;
     line.append(" · ", part);
   }
-  card.append(head, drawBoard(game, board), game_line, line);
+  card.append(head, drawBoardOf(drawing, board), gameLine, line);
   return card;
 }
 
 function render() {
   if (!container) return;
   const cards = live.boards.map(drawCard).filter((card) => card !== null);
-  const note = element("p", { class: "live-none muted" });
+  const note = element("p", "live-none muted");
   note.textContent = live.connected ? "No game is published on the broker yet." : "Connecting…";
   container.replaceChildren(...(cards.length ? cards : [note]));
 }
 
-const handlers = {
-  live_hello(message) {
-    live.games = message.games && typeof message.games === "object" ? message.games : {};
-    render();
+const channel = new Channel({
+  path: "/live/ws",
+  handlers: {
+    /** @param {{ games?: unknown }} message */
+    live_hello(message) {
+      const games = message.games && typeof message.games === "object" ? message.games : {};
+      live.games = /** @type {Record<string, LiveGame>} */ (games);
+      drawings.clear();
+      for (const [name, game] of Object.entries(live.games)) {
+        drawings.set(name, { game, layout: new BoardLayout(game.board, R), pieces: new Pieces(game.pieces, R) });
+      }
+      render();
+    },
+    /** @param {{ boards?: unknown }} message */
+    live_boards(message) {
+      live.boards = Array.isArray(message.boards) ? message.boards : [];
+      render();
+    },
   },
-  live_boards(message) {
-    live.boards = Array.isArray(message.boards) ? message.boards : [];
-    render();
-  },
-};
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const opened = new WebSocket(`${scheme}//${location.host}/live/ws`);
-  socket = opened;
-  opened.addEventListener("open", () => {
+  onOpen() {
     live.connected = true;
-    retries = 0;
     render();
-  });
-  opened.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (message === null || typeof message !== "object") return;
-    const handle = Object.hasOwn(handlers, message.type) ? handlers[message.type] : null;
-    if (handle) handle(message);
-  });
-  opened.addEventListener("close", () => {
-    if (socket !== opened) return;
+  },
+  onClose() {
     live.connected = false;
     render();
-    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** retries);
-    retries += 1;
-    setTimeout(connect, delay);
-  });
-}
+  },
+});
+live.ignored = channel.ignored;
 
 function start() {
   container = document.getElementById("live-boards");
   if (!container) return;
   if (document.body.dataset.page === "live") {
-    connect();
+    channel.start();
     return;
   }
   // The spectator page: a panel, once its server says there are live boards.
+  let started = false;
   document.addEventListener("nestref:hello", (event) => {
-    if (!event.detail?.live_boards || socket) return;
-    document.getElementById("live-panel").hidden = false;
-    connect();
+    const hello = event instanceof CustomEvent ? event.detail : null;
+    if (!hello?.live_boards || started) return;
+    started = true;
+    byId("live-panel").hidden = false;
+    channel.start();
   });
 }
 

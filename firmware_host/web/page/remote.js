@@ -1,29 +1,59 @@
+// @ts-check
 // Remote play on the simulator's page (docs/remote-play.md): the game's code, the
 // link's state, "waiting for the copy", a desync; and the players' requests (offer,
 // join with a code, resign, draw, take back, answer). app.js sends and receives; this
-// script only listens for its "remote" message and sends through window.nestref.send.
+// module only listens for its "remote" message and sends through app.js's `send`.
 
-const panel = document.getElementById("remote");
+import { shared } from "./app.js";
+import { byId } from "./dom.js";
 
-const STAGES = {
-  unpaired: "No game at a distance.",
-  entering: "A code being entered on the buttons.",
-  offering: "Game offered: give the other nest this code.",
-  joining: "Joining: waiting for the offer.",
-  playing: "Playing at a distance.",
-  "set over": "The set is over.",
-  desync: "The records differ: play stopped on both nests.",
-};
+/**
+ * Remote play as the server's `remote` message says it (docs/remote-play.md).
+ *
+ * @typedef {object} RemoteMessage
+ * @property {string} stage
+ * @property {string | null} [code]
+ * @property {string | null} [side]
+ * @property {string | null} [link]
+ * @property {boolean} [waiting_for_copy]
+ * @property {string | null} [desync]
+ * @property {string | null} [said]
+ * @property {string | null} [their_proposal] `draw` or `take_back`
+ */
 
+const panel = byId("remote");
+
+const STAGES = new Map([
+  ["unpaired", "No game at a distance."],
+  ["entering", "A code being entered on the buttons."],
+  ["offering", "Game offered: give the other nest this code."],
+  ["joining", "Joining: waiting for the offer."],
+  ["playing", "Playing at a distance."],
+  ["set over", "The set is over."],
+  ["desync", "The records differ: play stopped on both nests."],
+]);
+
+/**
+ * A button that sends a request of `type` with `fields`.
+ *
+ * @param {string} label
+ * @param {string} id
+ * @param {string} type
+ * @param {Record<string, unknown>} [fields]
+ */
 function button(label, id, type, fields = {}) {
   const element = document.createElement("button");
   element.type = "button";
   element.id = id;
   element.textContent = label;
-  element.addEventListener("click", () => window.nestref.send(type, fields));
+  element.addEventListener("click", () => shared.send(type, fields));
   return element;
 }
 
+/**
+ * @param {string} id
+ * @param {string} text
+ */
 function line(id, text) {
   const element = document.createElement("p");
   element.id = id;
@@ -50,18 +80,20 @@ function joinForm() {
   form.append(label, input, submit);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    window.nestref.send("remote_join", { code: input.value.trim().toUpperCase() });
+    shared.send("remote_join", { code: input.value.trim().toUpperCase() });
   });
   return form;
 }
 
+/** @param {RemoteMessage} remote */
 function show(remote) {
-  window.nestref.remote = remote;
+  shared.remote = remote;
   panel.hidden = false;
   const heading = document.createElement("h2");
   heading.id = "remote-heading";
   heading.textContent = "At a distance";
-  const parts = [heading, line("remote-stage", STAGES[remote.stage] ?? remote.stage)];
+  /** @type {HTMLElement[]} */
+  const parts = [heading, line("remote-stage", STAGES.get(remote.stage) ?? remote.stage)];
   if (remote.code && remote.stage !== "entering") parts.push(line("remote-code-shown", remote.code));
   if (remote.side) parts.push(line("remote-side", `This nest plays ${remote.side}.`));
   if (remote.link) parts.push(line("remote-link", remote.link));
@@ -92,10 +124,16 @@ function show(remote) {
     actions.append(button("Leave", "remote-leave", "remote_leave"));
     parts.push(actions);
   }
-  const typed = document.getElementById("remote-code")?.value ?? "";
+  const codeInput = () => {
+    const input = document.getElementById("remote-code");
+    return input instanceof HTMLInputElement ? input : null;
+  };
+  const typed = codeInput()?.value ?? "";
   panel.replaceChildren(...parts);
-  const input = document.getElementById("remote-code");
+  const input = codeInput();
   if (input) input.value = typed; // a redraw keeps what was being typed
 }
 
-document.addEventListener("nestref:remote", (event) => show(event.detail));
+document.addEventListener("nestref:remote", (event) => {
+  if (event instanceof CustomEvent) show(event.detail);
+});

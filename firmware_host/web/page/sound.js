@@ -1,20 +1,29 @@
+// @ts-check
 // The nest's cues on the page, with Web Audio: the same tunes as the piezo's (sent in
 // the hello from the daemon's tunes_as_json(), never a second copy here), played when
 // the server says the daemon sounded a cue (a `cue` message), and a mute button whose
 // choice the browser remembers (localStorage). The tunes are (Hz or null for a rest,
 // ms) pairs; a new cue cuts the one playing, as on the piezo.
 
+import { shared } from "./app.js";
+import { byId } from "./dom.js";
+
 const MUTE_KEY = "nestref.muted";
 const VOLUME = 0.08; // a square wave is loud: this is about a piezo's next to a laptop
 
+/** @typedef {[number | null, number][]} Tune (Hz or null for a rest, ms) pairs */
+
 const sound = {
-  tunes: {}, // cue name -> [[hz | null, ms], ...]
-  context: null, // made at the first cue (or click), as browsers want
-  playing: [], // the oscillators of the tune sounding now
+  /** @type {Record<string, Tune>} by cue name */
+  tunes: {},
+  /** @type {AudioContext | null} made at the first cue (or click), as browsers want */
+  context: null,
+  /** @type {OscillatorNode[]} the oscillators of the tune sounding now */
+  playing: [],
   muted: localStorage.getItem(MUTE_KEY) === "1",
 };
 
-const button = document.getElementById("mute");
+const button = byId("mute", HTMLButtonElement);
 
 function showMute() {
   button.setAttribute("aria-pressed", String(sound.muted));
@@ -26,7 +35,8 @@ function showMute() {
 
 function audioContext() {
   if (sound.context === null) {
-    const Context = window.AudioContext ?? window.webkitAudioContext;
+    /** @type {typeof AudioContext | undefined} (an older Safari's is webkitAudioContext) */
+    const Context = window.AudioContext ?? /** @type {{ webkitAudioContext?: typeof AudioContext }} */ (window).webkitAudioContext;
     if (!Context) return null;
     sound.context = new Context();
   }
@@ -46,8 +56,9 @@ function silence() {
   sound.playing = [];
 }
 
+/** @param {string} name a cue's */
 function play(name) {
-  const tune = sound.tunes[name];
+  const tune = Object.hasOwn(sound.tunes, name) ? sound.tunes[name] : undefined;
   if (sound.muted || !Array.isArray(tune)) return;
   const context = audioContext();
   if (context === null) return;
@@ -75,18 +86,17 @@ button.addEventListener("click", () => {
   localStorage.setItem(MUTE_KEY, sound.muted ? "1" : "0");
   if (sound.muted) silence();
   else audioContext(); // a click: the moment a browser lets a page's audio start
-  // The hello may have come before this script ran.
-if (window.nestref?.hello?.tunes) sound.tunes = window.nestref.hello.tunes;
-showMute();
+  showMute();
 });
 
 document.addEventListener("nestref:hello", (event) => {
-  const tunes = event.detail.tunes;
+  const tunes = event instanceof CustomEvent ? event.detail?.tunes : null;
   if (tunes !== null && typeof tunes === "object") sound.tunes = tunes;
 });
 
 document.addEventListener("nestref:cue", (event) => {
-  if (typeof event.detail.cue === "string") play(event.detail.cue);
+  const cue = event instanceof CustomEvent ? event.detail?.cue : null;
+  if (typeof cue === "string") play(cue);
 });
 
 // Any click on the page lets its audio start (browsers keep it suspended until one).
@@ -95,5 +105,5 @@ document.addEventListener("pointerdown", () => {
 });
 
 // The hello may have come before this script ran.
-if (window.nestref?.hello?.tunes) sound.tunes = window.nestref.hello.tunes;
+if (shared.hello?.tunes) sound.tunes = shared.hello.tunes;
 showMute();

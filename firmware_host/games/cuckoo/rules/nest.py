@@ -7,7 +7,8 @@ that gives blue its lineup all follow from the coordinates. Each side has its fo
 directions and its homebases; the lineups name red's cells, and blue's pieces stand
 on those cells turned by 180°.
 
-The default nest, ``hexhex-5``, ships as ``boards/hexhex-5.toml`` next to this module;
+The default nest, ``hexhex-5``, ships in the game's folder as ``boards/hexhex-5.toml``
+(:class:`~firmware_host.games.assets.GameAssets`);
 ``docs/board-files.md`` describes the format for a differently printed nest.
 """
 
@@ -19,11 +20,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BoardFileError, NotationError
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.cuckoo.rules.pieces import Kind, Piece, Side
 from firmware_host.toml_checks import TomlChecker
 
@@ -149,8 +150,7 @@ class Nest:
     @cache
     def default(cls) -> Nest:
         """The default nest, ``hexhex-5``, shipped with nestref."""
-        source = resources.files(__package__).joinpath("boards", f"{DEFAULT_NEST}.toml")
-        return cls.from_toml(source.read_text(encoding="utf-8"), source=f"{DEFAULT_NEST}.toml")
+        return cls.from_toml(GameAssets.of("cuckoo").board_text(DEFAULT_NEST), source=f"{DEFAULT_NEST}.toml")
 
     @classmethod
     def load(cls, path: str | Path) -> Nest:
