@@ -1,7 +1,8 @@
 """Does a lineup hand the starter the game? The strongest level against itself.
 
-For each lineup (and, for comparison, the earlier ``advanced-2`` with its cuckoo on
-``a3``, which handed the starter a forced win), two figures in one run:
+For each lineup (and, for comparison, the two earlier reconstructions of ``advanced-2``,
+its cuckoo on ``a3`` and then on ``b3``, each of which handed the starter a forced win),
+two figures in one run:
 
 - the search from the start, to ``--depth`` plies, for the side to move: a proved win
   or loss is printed as such (``win in 4``), anything else as the score;
@@ -32,12 +33,14 @@ from benchmarks.stats import play_all, tally
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits
 from firmware_host.games.cuckoo.rules import Move, Position, Side
 
-OLD_ADVANCED_2 = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"  # cuckoos on a3 and g7
+ADVANCED_2_ON_A3 = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"  # cuckoos on a3 and g7
+ADVANCED_2_ON_B3 = "ew1we/eeeeee/eeeeece/8/9/8/ECEEEEE/EEEEEE/EW1WE r"  # cuckoos on b3 and f7
 STARTS = {
     "standard": Position.from_lineup("standard").to_nfn(),
     "advanced-1": Position.from_lineup("advanced-1").to_nfn(),
     "advanced-2": Position.from_lineup("advanced-2").to_nfn(),
-    "advanced-2 as it was (cuckoo on a3)": OLD_ADVANCED_2,
+    "advanced-2 as it was (cuckoo on b3)": ADVANCED_2_ON_B3,
+    "advanced-2 as it first was (cuckoo on a3)": ADVANCED_2_ON_A3,
 }
 RANDOM_PLIES = 2
 
@@ -93,9 +96,12 @@ def _after(position: Position, move: Move, plies: int, winner: Side, seen: dict[
         position.pop()
 
 
-def prove(plies: int) -> None:
-    """Print, for each lineup, the first depth (odd, up to ``plies``) with a forced win."""
+def prove(plies: int, names: list[str] | None = None) -> None:
+    """Print, for each lineup (or only those ``names`` names), the first depth (odd, up
+    to ``plies``) with a forced win."""
     for name, start in STARTS.items():
+        if names and name not in names:
+            continue
         position = Position.from_nfn(start)
         seen: dict[tuple[str, int], bool] = {}
         started = time.perf_counter()
@@ -113,9 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes playing at once (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the random plies (default 0)")
     parser.add_argument("--prove", type=int, metavar="PLIES", help="search for a forced win exhaustively instead")
+    parser.add_argument("lineups", nargs="*", help="with --prove: only these lineups, quoted whole (default: all)")
     args = parser.parse_args(argv)
     if args.prove is not None:
-        prove(args.prove)
+        prove(args.prove, args.lineups)
         return 0
 
     games = [
