@@ -12,8 +12,8 @@ two figures in one run:
   (one of each side, seeded by the game's number, so the starter still moves first
   when the levels take over). The split is the starter's wins, draws and losses.
 
-    python -m benchmarks.lineup_balance [--games 36] [--depth 7] [--workers 2] [--seed 0]
-    python -m benchmarks.lineup_balance --prove 11
+    python -m benchmarks.lineup_balance [--games 36] [--depth 7] [--workers 2] [--seed 0] [LINEUP ...]
+    python -m benchmarks.lineup_balance --prove 13 [LINEUP ...]
 
 ``--prove PLIES`` instead searches every line exhaustively (no engine, no evaluation:
 the rules alone) for a forced win of the starter within that many plies, from each
@@ -119,15 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes playing at once (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the random plies (default 0)")
     parser.add_argument("--prove", type=int, metavar="PLIES", help="search for a forced win exhaustively instead")
-    parser.add_argument("lineups", nargs="*", help="with --prove: only these lineups, quoted whole (default: all)")
+    parser.add_argument("lineups", nargs="*", help="only these lineups, quoted whole (default: all)")
     args = parser.parse_args(argv)
     if args.prove is not None:
         prove(args.prove, args.lineups)
         return 0
 
+    starts = {name: start for name, start in STARTS.items() if not args.lineups or name in args.lineups}
     games = [
         Game(start, None if number == 0 else args.seed * 1_000_003 + number)
-        for start in STARTS.values()
+        for start in starts.values()
         for number in range(args.games)
     ]
     points, elapsed = play_all(play, games, args.workers, progress_every=12)
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({strongest.name}) against itself by its node budget, {args.games} games a lineup (the first from "
         f"the lineup, the others after {RANDOM_PLIES} random plies), seed {args.seed}, {elapsed:.0f} s"
     )
-    for index, (name, start) in enumerate(STARTS.items()):
+    for index, (name, start) in enumerate(starts.items()):
         searched = Engine().search(Position.from_nfn(start), Limits(depth=args.depth))
         mine = points[index * args.games : (index + 1) * args.games]
         results = tally(mine)
