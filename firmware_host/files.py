@@ -1,11 +1,29 @@
 """Reading and writing the text files people name on the command line, with errors
-that say which file and why, in one line (exit code 2), never a traceback."""
+that say which file and why, in one line (exit code 2), never a traceback; and text
+from files made safe to print on a terminal."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from firmware_host.errors import NestrefError
+
+
+def printable(text: str) -> str:
+    """``text`` as it may be printed on a terminal: every character that is not
+    printable (:meth:`str.isprintable`: a control character such as ESC, BEL or
+    backspace, an invisible format character such as a right-to-left override, a line
+    break) written as its escape, ``\\x1b``, so that text from a file can neither move the
+    cursor, clear the screen nor retitle the terminal.
+
+    >>> printable("Ann\\x1b]0;owned\\x07")
+    'Ann\\\\x1b]0;owned\\\\x07'
+    >>> printable("Zoë")
+    'Zoë'
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
 
 
 def reason(error: OSError | UnicodeDecodeError) -> str:

@@ -21,7 +21,12 @@ from firmware_host.records import (
 
 GAMES = {name: load_game(name) for name in game_names()}
 
-_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30)
+# Printable text (a record holds nothing else): letters, marks, numbers, punctuation,
+# symbols and the plain space.
+_TEXT = st.text(
+    st.characters(codec="utf-8", categories=("L", "M", "N", "P", "S")) | st.just(" "), min_size=1, max_size=30
+)
+_TEXT = _TEXT.filter(str.isprintable)
 _WORDS = _TEXT.map(lambda text: " ".join(text.replace("}", ")").split())).filter(
     lambda text: bool(text) and text not in ("taken back", "hint")
 )

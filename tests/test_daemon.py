@@ -463,7 +463,7 @@ def test_moves_made_while_the_record_cannot_be_written_are_kept_and_shown(tmp_pa
     play_c3_c4(rig)
     rig.run_for(1.5)
     presenter = rig.daemon.presenter
-    assert presenter.screen().footer == "cannot save games: disk full?"
+    assert presenter.screen().footer == "cannot save games: locked"  # another program holds it
     assert presenter.lights()["error"] is Blink.FAST
     assert presenter.last_move is None  # not shown before it is on disk
     other.execute("ROLLBACK")

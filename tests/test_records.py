@@ -4,6 +4,8 @@ kind of malformed record refused with its line."""
 from __future__ import annotations
 
 import re
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ from hypothesis import strategies as st
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
 from firmware_host.records import (
+    MAX_LINE,
+    MAX_TAG_VALUE,
     Comment,
     GameRecord,
     Played,
@@ -23,6 +27,7 @@ from firmware_host.records import (
     write_record,
     write_records,
 )
+from firmware_host.records.reader import BYTE_ORDER_MARK
 from tests.records_helpers import GAMES, records
 
 GAME = load_game("cuckoo")
@@ -348,3 +353,109 @@ def test_a_move_played_after_a_hint_is_marked_and_read_back():
     assert read_records(written, game=GAME) == [hinted]
     with pytest.raises(ValueError, match="marks a move played after a hint"):
         Comment("hint")
+
+
+# -- records from strangers: sizes and characters (issue 30) ---------------------------------
+
+
+def _peak_bytes(read: Callable[[], object]) -> int:
+    """The most memory Python held while ``read`` ran, above what it held before."""
+    tracemalloc.start()
+    try:
+        read()
+    except RecordError:
+        pass
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def test_a_tag_value_left_open_is_refused_in_one_pass_over_its_line():
+    # The tag pair's pattern once backtracked: some 165 bytes of memory per character.
+    text = '[Event "' + "a" * (MAX_LINE - 20) + "\n" + WON
+    with pytest.raises(RecordError, match=r'^bad\.txt:1: a tag pair is \[Name "value"\] alone on its line$'):
+        read_records(text, game=GAME, source="bad.txt")
+    assert _peak_bytes(lambda: read_records(text, game=GAME)) < 4 * len(text)
+
+
+def test_a_line_longer_than_a_record_may_have_is_refused_with_its_line_before_it_is_read():
+    text = _with(WON, '[Site "Leiden"]', '[Site "' + "a" * 20_000_000 + '"]')
+    with pytest.raises(RecordError) as refused:
+        read_records(text, game=GAME, source="big.txt")
+    assert (
+        str(refused.value)
+        == "big.txt:2: a line of 20,000,009 characters: a record's lines are 16,384 characters at most"
+    )
+    assert _peak_bytes(lambda: read_records(text, game=GAME)) < 2 * len(text)  # a copy at most, never 165 times it
+    moves = _with(WON, "\nblue\n", "\n" + "{" + "a" * MAX_LINE + "} blue\n")
+    with pytest.raises(RecordError, match=r"^big\.txt:19: a line of 16,391 characters"):
+        read_records(moves, game=GAME, source="big.txt")
+
+
+def test_a_tag_value_longer_than_a_record_may_have_is_refused_and_one_as_long_is_read():
+    longest = "a" * MAX_TAG_VALUE
+    (record,) = read_records(_with(WON, '[Site "Leiden"]', f'[Site "{longest}"]'), game=GAME)
+    assert record.tag("Site") == longest
+    with pytest.raises(RecordError) as refused:
+        read_records(_with(WON, '[Site "Leiden"]', f'[Site "{longest}a"]'), game=GAME, source="long.txt")
+    assert str(refused.value) == "long.txt:2: the tag Site: a value of 1,001 characters: a tag's value is 1,000 at most"
+
+
+@pytest.mark.parametrize(
+    ("char", "kind"),
+    [
+        ("\x1b", "U+001B (a control character)"),  # ESC: a terminal's escape sequences begin with it
+        ("\x07", "U+0007 (a control character)"),  # BEL
+        ("\x00", "U+0000 (a control character)"),  # NUL
+        ("\x08", "U+0008 (a control character)"),  # backspace
+        ("\x7f", "U+007F (a control character)"),  # delete
+        ("\x9b", "U+009B (a control character)"),  # the one-character CSI
+        ("\u202e", "U+202E (an invisible format character)"),  # right-to-left override
+        ("\u200b", "U+200B (an invisible format character)"),  # zero-width space
+        ("\ufeff", "U+FEFF (an invisible format character)"),  # a byte-order mark not at the start
+        ("\ue000", "U+E000 (a private-use character)"),
+    ],
+)
+def test_a_character_that_is_not_printable_is_refused_wherever_it_is_with_its_line_and_column(char, kind):
+    red = _with(WON, '[Red "Ann"]', f'[Red "A{char}nn"]')
+    comment = _with(WON, "7. d1-e2", f"{{a note{char}}} 7. d1-e2")
+    move = _with(WON, "7. d1-e2", f"7. d1-e2{char}")
+    for text, line in ((red, 5), (comment, 16), (move, 16)):
+        column = text.split("\n")[line - 1].index(char) + 1
+        with pytest.raises(RecordError) as refused:
+            read_records(text, game=GAME, source="bad.txt")
+        message = str(refused.value)
+        assert message == f"bad.txt:{line}: {kind} in column {column}: a record is printable text"
+        assert message.isprintable()
+
+
+@pytest.mark.parametrize(
+    ("char", "kind"), [("\t", "U+0009 (a tab)"), ("\xa0", "U+00A0 (a space other than the plain one)")]
+)
+def test_white_space_other_than_a_plain_space_is_refused_in_a_tag_value_and_read_between_words(char, kind):
+    with pytest.raises(RecordError) as refused:
+        read_records(_with(WON, '[Red "Ann"]', f'[Red "A{char}nn"]'), game=GAME, source="bad.txt")
+    assert (
+        str(refused.value)
+        == f"bad.txt:5: the tag Red: {kind} in its value: a value is printable text, its spaces plain"
+    )
+    (plain,) = read_records(WON, game=GAME)
+    assert read_records(WON.replace(" d9-d8", f"{char}d9-d8"), game=GAME) == [plain]
+
+
+def test_a_record_that_begins_with_a_byte_order_mark_is_read():
+    (plain,) = read_records(WON, game=GAME)
+    assert read_records(BYTE_ORDER_MARK + WON, game=GAME) == [plain]
+    with pytest.raises(RecordError, match=r"^bad\.txt:2: a line of"):  # its lines counted as before
+        read_records(BYTE_ORDER_MARK + _with(WON, '"Leiden"', '"' + "a" * MAX_LINE + '"'), game=GAME, source="bad.txt")
+
+
+def test_the_writer_writes_a_character_that_is_not_printable_as_its_escape_which_reads_back():
+    record = GameRecord(
+        "cuckoo", "hexhex-5", "standard", START, 0, "*", "unterminated", tags=(("Red", "Ann\x1b]0;owned\x07"),)
+    )
+    text = write_record(record, game=GAME)  # a record kept by an older nestref, which read such values
+    assert '[Red "Ann\\\\x1b]0;owned\\\\x07"]' in text and all(line.isprintable() for line in text.splitlines())
+    (read,) = read_records(text, game=GAME)
+    assert read.tag("Red") == "Ann\\x1b]0;owned\\x07"

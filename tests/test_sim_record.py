@@ -47,7 +47,7 @@ async def test_a_move_the_record_cannot_take_is_shown_waiting_not_played(aiohttp
             game = page.latest["game"]
             assert game["moves"] == [] and game["saved"] is False
             assert game["position"] == Position.from_lineup().to_nfn()
-            await page.until(lambda: page.latest["oled"]["footer"] == "cannot save games: disk full?")
+            await page.until(lambda: page.latest["oled"]["footer"] == "cannot save games: locked")
             assert page.latest["oled"]["headline"] == "RED"  # still red's turn, as far as anyone is told
             assert "move c3-c4" not in page.signals
             assert spectator.latest["table"]["cells"].get("c3") == "E"  # the spectators see the record too

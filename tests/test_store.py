@@ -20,7 +20,7 @@ from firmware_host.referee.signals import (
     Signal,
     TurnStarted,
 )
-from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StorageUnavailableError, StoreError
+from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StorageTrouble, StorageUnavailableError, StoreError
 from tests.helpers import play as play_moves
 from tests.helpers import setup
 
@@ -214,10 +214,17 @@ def test_moves_wait_while_the_record_is_locked_and_are_recorded_then_announced_i
     svc.store.close()
 
 
-def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_uses_the_new_one(tmp_path):
-    # Written before the contract moved advanced-2's cuckoo from a3 to b3: the record
-    # holds the game's start, so the game goes on from it; the next game is set up anew.
-    old_start = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"
+@pytest.mark.parametrize(
+    "old_start",
+    [
+        "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r",  # its cuckoo on a3, the first reconstruction
+        "ew1we/eeeeee/eeeeece/8/9/8/ECEEEEE/EEEEEE/EW1WE r",  # on b3, until the contract moved it to c3
+    ],
+    ids=["a3", "b3"],
+)
+def test_a_game_from_an_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_uses_the_new_one(tmp_path, old_start):
+    # Written before the contract moved advanced-2's cuckoo (a3, then b3, now c3): the
+    # record holds the game's start, so the game goes on from it; the next game is set up anew.
     path = tmp_path / "games.sqlite"
     with GameStore(path, game=GAME, clock=clock) as store:
         after = play_moves(Position.from_nfn(old_start), "g3-h4")
@@ -243,7 +250,7 @@ def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_
     play(svc, "h4- g3+", 2000)  # the same cells as before: the lineups differ in which piece is where
     started = [s for s in heard if isinstance(s, GameStarted)][-1]
     assert started.number == 2 and started.position == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
-    assert "C" in started.position.split()[0].split("/")[6]  # red's row 3 now holds its cuckoo, on b3
+    assert started.position.split()[0].split("/")[6] == "EECEEEE"  # red's row 3 now holds its cuckoo on c3
     store.close()
 
 
@@ -315,3 +322,48 @@ def test_a_record_a_newer_nestref_wrote_is_refused(tmp_path):
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(StoreError, match=r"written by a newer nestref .* update nestref"):
         GameStore(path, game=GAME, clock=clock)
+
+
+def test_a_record_that_cannot_be_written_says_whether_it_is_locked_read_only_or_full(tmp_path):
+    path = tmp_path / "games.sqlite"
+    svc = service(path)
+    play(svc, "c3- c4+", 1000)
+    position = svc.referee.position
+    accepted = MoveAccepted(position.legal_moves()[0], position.turn, 2, "x" * 500)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program holds the file for writing
+    with pytest.raises(StorageUnavailableError) as locked:
+        svc.store.record([accepted], referee_ms=0)
+    other.execute("ROLLBACK")
+    other.close()
+    assert locked.value.trouble is StorageTrouble.LOCKED
+    assert (
+        str(locked.value)
+        == f"{path}: cannot write the game record: it is locked by another program (database is locked)"
+    )
+    svc.store._db.execute("PRAGMA query_only = 1")  # as a file, folder or card that cannot be written
+    with pytest.raises(
+        StorageUnavailableError, match=r": it is read-only \(the file, its folder or its disk\) \("
+    ) as read_only:
+        svc.store.record([accepted], referee_ms=0)
+    assert read_only.value.trouble is StorageTrouble.READ_ONLY
+    svc.store._db.execute("PRAGMA query_only = 0")
+    fill_the_disk(svc.store)
+    with pytest.raises(StorageUnavailableError, match=r": the disk is full \(database or disk is full\)$") as full:
+        svc.store.record([accepted] * 50, referee_ms=0)
+    assert full.value.trouble is StorageTrouble.FULL
+    assert svc.store.moves() == ["c3-c4"]
+    svc.store.close()
+
+
+def test_a_record_up_to_date_opens_while_another_program_writes_to_it(tmp_path):
+    path = tmp_path / "games.sqlite"
+    GameStore(path, game=GAME, clock=clock).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with GameStore(path, game=GAME, clock=clock) as store:  # nestref games while the daemon writes
+            assert store.games() == []
+    finally:
+        other.execute("ROLLBACK")
+        other.close()

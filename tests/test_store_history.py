@@ -25,7 +25,14 @@ from firmware_host.records import (
     write_record,
 )
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, TakenBack
-from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StoreError, UnknownGameError
+from firmware_host.referee.store import (
+    SCHEMA_VERSION,
+    GameStore,
+    StorageTrouble,
+    StorageUnavailableError,
+    StoreError,
+    UnknownGameError,
+)
 from tests.records_helpers import records
 
 GAME = load_game("cuckoo")
@@ -221,3 +228,29 @@ def test_an_older_record_gets_the_tags_of_imported_games_and_keeps_its_own(tmp_p
         assert store.load() == saved
     if fixture == "games-v2.sqlite":
         assert [(each.result, each.how, each.moves) for each in before] == [("blue", "2", 38)]
+
+
+def test_records_imported_together_are_stored_all_or_none(tmp_path):
+    """SQLite's own limit on the file's size makes the disk full part-way through: not
+    one game of the file is kept, and the error says so."""
+    path = tmp_path / "games.sqlite"
+    games = [
+        GameRecord("cuckoo", "hexhex-5", "standard", START, 1_700_000_000 + n, "red", "resignation", (Played("c3-c4"),))
+        for n in range(200)
+    ]
+    with GameStore(path, game=GAME, clock=Clock(0)) as store:
+        assert store.import_records(games[:1]) == [-1]
+        (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+        store._db.execute(f"PRAGMA max_page_count = {pages + 2}")  # room for a few games, not 200
+        with pytest.raises(StorageUnavailableError) as failed:
+            store.import_records(games[1:])
+        assert str(failed.value) == (
+            f"{path}: nothing imported, the record is as it was: the 199 games cannot be written:"
+            " the disk is full (database or disk is full)"
+        )
+        assert failed.value.trouble is StorageTrouble.FULL
+        assert [summary.id for summary in store.games()] == [-1]
+        store._db.execute(f"PRAGMA max_page_count = {pages * 100}")
+        ids = store.import_records(games)  # once there is room: the first is there already
+        assert ids == [None, *range(-2, -201, -1)]
+        assert len(store.games()) == 200

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from firmware_host.cli.parser import build_parser
 from firmware_host.errors import HardwareError, NestrefError
+from firmware_host.files import printable
 from firmware_host.referee.store import StorageUnavailableError
 
 __all__ = ["build_parser", "main"]
@@ -34,10 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.run(args, sys.stdout)
         sys.stdout.flush()
     except (HardwareError, StorageUnavailableError) as error:
-        print(f"nestref: {error}", file=sys.stderr)
+        print(f"nestref: {printable(str(error))}", file=sys.stderr)  # it may quote a file
         return EXIT_UNAVAILABLE
     except NestrefError as error:
-        print(f"nestref: {error}", file=sys.stderr)
+        print(f"nestref: {printable(str(error))}", file=sys.stderr)  # it may quote a file
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # the reader stopped early, as `nestref moves | head` does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

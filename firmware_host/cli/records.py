@@ -12,22 +12,29 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from firmware_host.errors import NestrefError
-from firmware_host.files import read_text, write_text
-from firmware_host.records import read_records, write_records
+from firmware_host.files import printable, reason, write_text
+from firmware_host.records import MAX_FILE_BYTES, read_records, write_records
 from firmware_host.referee.history import result_words
 from firmware_host.referee.store import GameStore, GameSummary
 
+if TYPE_CHECKING:
+    from firmware_host.daemon.config import Config
 
-@contextlib.contextmanager
-def _store(args: argparse.Namespace, *, create: bool) -> Iterator[GameStore]:
-    """The record of ``--db`` or the config's, for the config's game; one that is not
-    there is refused unless ``create``."""
+
+def _config(args: argparse.Namespace) -> Config:
     from firmware_host.daemon.config import load_config
 
-    config = load_config(args.config, game=args.game, board=args.board)
+    return load_config(args.config, game=args.game, board=args.board)
+
+
+@contextlib.contextmanager
+def _store(args: argparse.Namespace, config: Config | None = None, *, create: bool = False) -> Iterator[GameStore]:
+    """The record of ``--db`` or the config's, for the config's game; one that is not
+    there is refused unless ``create``."""
+    config = _config(args) if config is None else config
     path = args.db if args.db is not None else config.database
     if not create and path != ":memory:" and not Path(path).is_file():
         raise NestrefError(f"{path}: no game record there (--db, or the config's [storage] database)")
@@ -36,13 +43,14 @@ def _store(args: argparse.Namespace, *, create: bool) -> Iterator[GameStore]:
 
 
 def run_games(args: argparse.Namespace, out: TextIO) -> None:
-    with _store(args, create=False) as store:
+    with _store(args) as store:
         summaries = store.games()
         game = store.game
     rows = [("id", "date", "players", "result", "moves")]
     rows += [
-        (str(each.id), _date(each), _players(each), result_words(game, each), str(each.moves)) for each in summaries
-    ]
+        (str(each.id), _date(each), printable(_players(each)), printable(result_words(game, each)), str(each.moves))
+        for each in summaries
+    ]  # the players and a result's words as an imported record (or another program) left them: made printable
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     for row in rows:
         cells = [
@@ -65,7 +73,7 @@ def _date(summary: GameSummary) -> str:
 def run_export(args: argparse.Namespace, out: TextIO) -> None:
     if args.all == bool(args.ids):
         raise NestrefError("export: name the games to export (their ids, from nestref games) or --all, not both")
-    with _store(args, create=False) as store:
+    with _store(args) as store:
         # --all: the games of this game on this board (another's need its --game, --board).
         mine = [each for each in store.games() if (each.game, each.board) == (store.game.name, store.game.board.name)]
         ids = [summary.id for summary in mine] if args.all else args.ids
@@ -77,10 +85,36 @@ def run_export(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def run_import(args: argparse.Namespace, out: TextIO) -> None:
-    text = read_text(args.file, "game record")
-    with _store(args, create=True) as store:
-        records = read_records(text, game=store.game, source=args.file)
-        added = [store.import_record(record) for record in records]
+    config = _config(args)
+    records = read_records(record_text(args.file), game=config.game, source=args.file)
+    # The record is opened only now: of a file refused, nothing is written, not even a new record.
+    with _store(args, config, create=True) as store:
+        added = store.import_records(records)
     new = [game_id for game_id in added if game_id is not None]
     ids = f": {', '.join(map(str, new))}" if new else ""
     print(f"{len(new)} of {len(records)} games imported ({len(records) - len(new)} there already){ids}", file=out)
+
+
+def record_text(path: str) -> str:
+    """The text of the record file at ``path``. Raises :class:`NestrefError` naming the
+    file and the line for one that cannot be read, is not UTF-8, or holds more than
+    :data:`~firmware_host.records.MAX_FILE_BYTES` (read no further: memory stays
+    bounded whatever the file, a pipe or a device too)."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise NestrefError(f"{path}: cannot read the game record: {reason(error)}") from None
+    if len(data) > MAX_FILE_BYTES:
+        line = data.count(b"\n", 0, MAX_FILE_BYTES) + 1
+        raise NestrefError(
+            f"{path}:{line}: the file goes on past {MAX_FILE_BYTES // 2**20} MiB, the most a record file may hold:"
+            " split it into smaller files"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise NestrefError(
+            f"{path}:{line}: cannot read the game record: it is not UTF-8 text ({error.reason})"
+        ) from None

@@ -289,8 +289,9 @@ class Daemon:
             self._remote_turn(now)
         if self.service is not None and not self._paused:
             self._publish(self.service.tick(now))
-            if self.service.storage_ok != self.presenter.storage_ok:
-                self.presenter.storage_ok = self.service.storage_ok
+            saved = (self.service.storage_ok, self.service.storage_trouble.value)
+            if saved != (self.presenter.storage_ok, self.presenter.storage_trouble):
+                self.presenter.storage_ok, self.presenter.storage_trouble = saved
                 self._show()
             if self.service.low_time(now) is not None:
                 self._sound(Cue.LOW_TIME)

@@ -109,6 +109,7 @@ class Presenter:
     faults: set[str] = field(default_factory=set)
     sensors_connected: bool = True
     storage_ok: bool = True  # False while moves cannot be recorded (a full disk)
+    storage_trouble: str = "disk error"  # then why: locked, read-only, disk full, disk error
     notice: str = ""  # from the boot self-test, until the first move
     computers: frozenset[Side] = frozenset()  # the sides the computer plays
     computer_level: int = 0
@@ -236,7 +237,7 @@ class Presenter:
         if not self.sensors_connected:
             return "sensors not connected"
         if not self.storage_ok:
-            return "cannot save games: disk full?"
+            return f"cannot save games: {self.storage_trouble}"  # each of them fits
         remote = self.remote
         if remote is not None and remote.stage is RemoteStage.PLAYING and not remote.is_link_up:
             return first_fitting([remote.link], footer=True)  # the game waits: say why, and since when

@@ -18,7 +18,7 @@ referees can be recorded. :mod:`.record` holds the values and the check,
 True
 """
 
-from firmware_host.records.reader import read_records
+from firmware_host.records.reader import MAX_FILE_BYTES, MAX_LINE, MAX_TAG_VALUE, read_records
 from firmware_host.records.record import (
     ABANDONED,
     DRAW,
@@ -42,6 +42,9 @@ __all__ = [
     "ABANDONED",
     "DRAW",
     "HINT",
+    "MAX_FILE_BYTES",
+    "MAX_LINE",
+    "MAX_TAG_VALUE",
     "RESIGNATION",
     "TERMINATIONS",
     "TIME",

@@ -7,7 +7,10 @@ game's rules. Whatever the text, it returns the games or raises
 from __future__ import annotations
 
 import bisect
+import operator
 import re
+import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,9 +35,29 @@ from firmware_host.records.record import (
     sealed_message,
 )
 
-_TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\][ \t\r]*')
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""The most a record file may hold, in bytes: 4 MiB, some four thousand games (a game
+of 80 moves with its tags is about a kilobyte), read in about 200 MB. ``nestref import``
+refuses a longer file; the reader itself is given text already read."""
+
+MAX_LINE = 16_384
+"""The most characters a line of a record may have: a game of a thousand moves, written
+on one line, fits (nestref writes lines of 79)."""
+
+MAX_TAG_VALUE = 1_000
+"""The most characters a tag's value may have between its quotes: a name, a place, a
+start position."""
+
+BYTE_ORDER_MARK = "\ufeff"
+"""What some editors write at the start of a UTF-8 file (a byte-order mark): not part of
+the record, and skipped."""
+
+# Possessive (*+, ++): a value that is not closed is refused in one pass over its line,
+# without the backtracking that needed some 165 bytes of memory per character.
+_TAG_PAIR = re.compile(r'\[[ \t]*+([A-Za-z][A-Za-z0-9_]*+)[ \t]++"((?:[^"\\]++|\\.)*+)"[ \t]*+\][ \t\r]*+')
 _ESCAPE = re.compile(r"\\(.)")
 _SPACE = re.compile(r"\s*")
+_ONE_SPACE = re.compile(r"\s")
 _WORD = re.compile(r"[^\s{}\[\]]+")
 _MOVE_NUMBER = re.compile(r"([0-9]+)\.(\.\.)?")
 _DATE = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
@@ -87,8 +110,37 @@ class _Scanner:
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
-        self.pos = 0
+        self.pos = 1 if text.startswith(BYTE_ORDER_MARK) else 0
         self._line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
+        self._check_line_lengths()
+        self._check_printable()
+
+    def _check_line_lengths(self) -> None:
+        """Raises :class:`RecordError` for the first line longer than :data:`MAX_LINE`."""
+        ends = [*self._line_starts[1:], len(self.text) + 1]  # each past its line's "\n"
+        lengths = list(map(operator.sub, ends, self._line_starts))
+        if max(lengths) - 1 <= MAX_LINE:
+            return
+        index = next(index for index, length in enumerate(lengths) if length - 1 > MAX_LINE)
+        raise self.fail(
+            f"a line of {lengths[index] - 1:,} characters: a record's lines are {MAX_LINE:,} characters at most",
+            index + 1,
+        )
+
+    def _check_printable(self) -> None:
+        """Raises :class:`RecordError` for the first character that is neither printable
+        nor white space: a record is text to read, and what it holds reaches terminals
+        (``nestref games``) and pages. The usual text is checked in two passes in C."""
+        text = self.text[self.pos :] if self.pos else self.text
+        if text.replace("\n", " ").isprintable():
+            return
+        blanked = _ONE_SPACE.sub(" ", text)  # every white space, one for one: the columns stay
+        if blanked.isprintable():
+            return
+        index = self.pos + next(index for index, char in enumerate(blanked) if not char.isprintable())
+        line = self.line(index)
+        column = index - self._line_starts[line - 1] + 1
+        raise self.fail(f"{_character(self.text[index])} in column {column}: a record is printable text", line)
 
     def line(self, pos: int | None = None) -> int:
         return bisect.bisect_right(self._line_starts, self.pos if pos is None else pos)
@@ -125,10 +177,19 @@ class _Scanner:
         if match is None:
             raise self.fail('a tag pair is [Name "value"] alone on its line')
         name, quoted = match.groups()
+        if len(quoted) > MAX_TAG_VALUE:
+            raise self.fail(
+                f"the tag {name}: a value of {len(quoted):,} characters: a tag's value is {MAX_TAG_VALUE:,} at most"
+            )
         if any(escaped not in '"\\' for escaped in _ESCAPE.findall(quoted)):
             raise self.fail(f'the tag {name}: only \\" and \\\\ may follow a \\ in a value')
         if "\r" in quoted:
             raise self.fail(f"the tag {name}: a value is on one line, with no carriage return in it")
+        if not quoted.isprintable():
+            char = next(char for char in quoted if not char.isprintable())
+            raise self.fail(
+                f"the tag {name}: {_character(char)} in its value: a value is printable text, its spaces plain"
+            )
         if name in parsed.tags:
             raise self.fail(f"the tag {name} twice (first on line {parsed.tag_lines[name]})")
         parsed.tags[name] = _ESCAPE.sub(r"\1", quoted)
@@ -184,7 +245,7 @@ class _Scanner:
                 word = word[number.end() :]
                 if not word:
                     continue
-            parsed.events.append(Played(word))
+            parsed.events.append(Played(sys.intern(word)))  # a move is written again and again: kept once
             parsed.event_lines.append(line)
             ply += 1
 
@@ -292,3 +353,21 @@ def _started_at(tags: dict[str, str], fail: Callable[[str, str], RecordError]) -
     if seconds < 0:
         raise fail("Date", f"a game recorded starts in 1970 or later, not on {tags['Date']}")
     return seconds
+
+
+_KINDS = {
+    "Cc": "a control character",
+    "Cf": "an invisible format character",
+    "Co": "a private-use character",
+    "Cn": "a character Unicode does not assign",
+    "Cs": "a surrogate",
+}
+
+
+def _character(char: str) -> str:
+    """A character that is not printable, named so that a message can quote it:
+    ``U+001B (a control character)``."""
+    kind = "a tab" if char == "\t" else "a space other than the plain one" if char.isspace() else None
+    if kind is None:
+        kind = _KINDS.get(unicodedata.category(char), "a character that is not printable")
+    return f"U+{ord(char):04X} ({kind})"

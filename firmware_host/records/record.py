@@ -53,7 +53,7 @@ class RecordError(NestrefError, ValueError):
     ``FILE:LINE:`` and says what is wrong."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Played:
     """A move played, in the game's notation; ``hinted``: after a hint (the record's
     ``{hint}`` after it)."""
@@ -62,12 +62,12 @@ class Played:
     hinted: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TakeBack:
     """The last move that stands was taken back."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Comment:
     """Words about the game at this point (a correction of the nest, say): on one line,
     no ``}``, spaces single."""

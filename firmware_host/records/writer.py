@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from firmware_host.files import printable
 from firmware_host.games.base import OWN_SETUPS, Game, players_set_up
 from firmware_host.records.record import HINT, SEALED, SEVEN_TAGS, TAKEN_BACK, GameRecord, Played, TakeBack
 
@@ -52,12 +53,15 @@ def write_record(record: GameRecord, *, game: Game) -> str:
     if record.lenient:
         others["Rules"] = "lenient"
     tags += others.items()
-    head = "".join(f'[{name} "{_quoted(value)}"]\n' for name, value in tags)
+    head = "".join(f'[{printable(name)} "{_quoted(value)}"]\n' for name, value in tags)
     return f"{head}\n{_wrapped(_movetext(record))}\n\n"
 
 
 def _quoted(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag's value between its quotes. A character that is not printable (which the
+    reader refuses: a record kept by an older nestref may hold one) is written as its
+    escape, ``\\x1b``, as text."""
+    return printable(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _movetext(record: GameRecord) -> list[str]:
@@ -82,7 +86,7 @@ def _movetext(record: GameRecord) -> list[str]:
         else:
             if isinstance(event, TakeBack):
                 ply = max(ply - 1, 0)
-            words.append("{" + (TAKEN_BACK if isinstance(event, TakeBack) else event.text) + "}")
+            words.append("{" + (TAKEN_BACK if isinstance(event, TakeBack) else printable(event.text)) + "}")
             numbered = False
     words.append(record.result)
     return words

@@ -10,7 +10,9 @@ an imported game is never taken for either.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -90,7 +92,7 @@ class History:
                 " FROM games g JOIN sets s ON s.id = g.set_id ORDER BY g.started_at, g.id"
             ).fetchall()
         except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
+            raise StorageUnavailableError.of(self.path, "cannot read the game record", error) from None
         return [
             GameSummary(id_, at, game, board, number, lineup, result, how, bool(abandoned), moves, red, blue)
             for id_, at, game, board, number, lineup, result, how, abandoned, moves, red, blue in rows
@@ -115,7 +117,7 @@ class History:
                 "SELECT name, value FROM tags WHERE game_id = ? ORDER BY rowid", (game_id,)
             ).fetchall()
         except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
+            raise StorageUnavailableError.of(self.path, "cannot read the game record", error) from None
         if row is None:
             raise UnknownGameError(f"{self.path}: no game {game_id} in the record (nestref games lists them)")
         game_name, board, number, lineup, start, started_at, result, how, abandoned = row
@@ -154,27 +156,59 @@ class History:
         return record
 
     def import_record(self, record: GameRecord) -> int | None:
-        """Store the game ``record`` unless it is there already (the same game, board,
-        start, second of starting, moves and result); returns its new id (below zero),
-        or None if it was there. Its moves are timed a millisecond apart from its
-        start, keeping their order and their take backs; its tags are kept, its comments
-        are not.
+        """Store the game ``record`` unless it is there already: :meth:`import_records`
+        of that one game; its new id (below zero), or None if it was there."""
+        (game_id,) = self.import_records([record])
+        return game_id
 
-        Raises :class:`~firmware_host.records.RecordError` if the record breaks this
-        store's game's rules, :class:`StorageUnavailableError` if it cannot be written."""
-        check_record(record, self.game)
+    def import_records(self, records: Sequence[GameRecord]) -> list[int | None]:
+        """Store the games ``records`` but those there already (the same game, board,
+        start, second of starting, moves and result), all in one transaction: every
+        one or, if the record cannot be written, none. Returns, for each, its new id
+        (below zero) or None if it was there. A game's moves are timed a millisecond
+        apart from its start, keeping their order and their take backs; its tags are
+        kept, its comments are not.
+
+        Raises :class:`~firmware_host.records.RecordError` if a record breaks this
+        store's game's rules, and :class:`StorageUnavailableError` (nothing stored, the
+        record as it was) if it cannot be written."""
+        for record in records:
+            check_record(record, self.game)
         db = self._db
         try:
+            # The rules' work (a position after every move) is done before the
+            # transaction, into a table of this connection's own (SQLite's temporary
+            # database: no lock on the record, and a file rather than Python's memory):
+            # while the transaction lasts, the nest's own moves wait to be written.
+            db.execute(f"DROP TABLE IF EXISTS temp.{_STAGED}")
+            db.execute(
+                f"CREATE TEMP TABLE {_STAGED} (record INTEGER, n INTEGER, ply INTEGER, move TEXT, position TEXT,"
+                " at INTEGER, taken_back_at INTEGER, hinted INTEGER, PRIMARY KEY (record, n))"
+            )
+            for index, record in enumerate(records):
+                rows = _move_rows(self.game, record)
+                db.executemany(
+                    f"INSERT INTO temp.{_STAGED} VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(index, n, *row) for n, row in enumerate(rows)],
+                )
             db.execute("BEGIN IMMEDIATE")
             try:
-                game_id = None if self._has(record) else self._insert(record)
+                game_ids = [
+                    None if self._has(record) else self._insert(index, record) for index, record in enumerate(records)
+                ]
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                    db.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{self.path}: cannot write the game record: {error}") from None
-        return game_id
+            games = "the game" if len(records) == 1 else f"the {len(records)} games"
+            doing = f"nothing imported, the record is as it was: {games} cannot be written"
+            raise StorageUnavailableError.of(self.path, doing, error) from None
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute(f"DROP TABLE IF EXISTS temp.{_STAGED}")
+        return game_ids
 
     def _has(self, record: GameRecord) -> bool:
         rows = self._db.execute(
@@ -188,8 +222,9 @@ class History:
             for game_id, stored, abandoned in rows
         )
 
-    def _insert(self, record: GameRecord) -> int:
-        """Write ``record`` as a set of its own, below every id there is."""
+    def _insert(self, index: int, record: GameRecord) -> int:
+        """Write ``record``, the ``index``-th of those staged, as a set of its own, below
+        every id there is."""
         db = self._db
 
         def below(table: str, count: int) -> int:
@@ -226,24 +261,45 @@ class History:
             "INSERT INTO tags (game_id, name, value) VALUES (?, ?, ?)",
             [(game_id, name, value) for name, value in record.tags],
         )
-        position = self.game.read_position(record.start_position)
-        played = [event for event in record.events if isinstance(event, Played)]
-        next_id = below("moves", len(played))
-        standing: list[int] = []  # the ids of the moves that stand
-        for at, event in enumerate(record.events, start=start_ms + 1):
-            if isinstance(event, Played):
-                position.push(self.game.read_move(event.move), lenient=record.lenient)
-                db.execute(
-                    "INSERT INTO moves (id, game_id, ply, move, position, at, referee_ms, hinted)"
-                    " VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                    (next_id, game_id, len(position.move_stack), event.move, position.to_text(), at, int(event.hinted)),
-                )
-                standing.append(next_id)
-                next_id += 1
-            elif isinstance(event, TakeBack):
-                position.pop()
-                db.execute("UPDATE moves SET taken_back_at = ? WHERE id = ?", (at, standing.pop()))
+        first = below("moves", sum(isinstance(event, Played) for event in record.events))
+        db.execute(
+            "INSERT INTO moves (id, game_id, ply, move, position, at, taken_back_at, referee_ms, hinted)"
+            f" SELECT ? + n, ?, ply, move, position, at, taken_back_at, 0, hinted FROM temp.{_STAGED}"
+            " WHERE record = ? ORDER BY n",
+            (first, game_id, index),
+        )
         return game_id
+
+
+_STAGED = "staged_moves"
+"""The temporary table of the moves of the records being imported, made before the
+import's transaction (:meth:`History.import_records`)."""
+
+
+_MoveRow = tuple[int, str, str, int, int | None, int]
+"""A move as the record keeps it: its ply, the move, the position after it, when it was
+played and taken back (None: it stands), whether it was hinted (1) or not (0)."""
+
+
+def _move_rows(game: Game, record: GameRecord) -> list[_MoveRow]:
+    """The moves of ``record`` as rows of the record, in the order played, timed a
+    millisecond apart from its start."""
+    position = game.read_position(record.start_position)
+    played: list[tuple[int, str, str, int, int]] = []  # ply, move, position, when, hinted
+    taken_back: dict[int, int] = {}  # of a move played (its index in played): when
+    standing: list[int] = []  # the moves that stand (their indexes in played)
+    for at, event in enumerate(record.events, start=record.started_at * 1000 + 1):
+        if isinstance(event, Played):
+            position.push(game.read_move(event.move), lenient=record.lenient)
+            standing.append(len(played))
+            played.append((len(position.move_stack), event.move, position.to_text(), at, int(event.hinted)))
+        elif isinstance(event, TakeBack):
+            position.pop()
+            taken_back[standing.pop()] = at
+    return [
+        (ply, move, text, at, taken_back.get(index), hinted)
+        for index, (ply, move, text, at, hinted) in enumerate(played)
+    ]
 
 
 def _events(moves: list[tuple[str, int, int | None, int]]) -> tuple[Event, ...]:

@@ -4,6 +4,7 @@ record and bring an older one up to date, and the record's errors."""
 from __future__ import annotations
 
 import sqlite3
+from enum import Enum
 
 from firmware_host.errors import NestrefError
 
@@ -95,9 +96,57 @@ class StoreError(NestrefError, RuntimeError):
     board's."""
 
 
+class StorageTrouble(Enum):
+    """Why the game record cannot be used just now, in the words the nest's screen says
+    it in (``cannot save games: locked``)."""
+
+    LOCKED = "locked"  # another program holds the file (SQLite's BUSY, LOCKED)
+    READ_ONLY = "read-only"  # the file, its folder or its disk cannot be written (READONLY, PERM)
+    FULL = "disk full"  # FULL
+    FAILED = "disk error"  # anything else: an I/O error, a file that cannot be opened
+
+    @classmethod
+    def of(cls, error: sqlite3.Error) -> StorageTrouble:
+        """The trouble SQLite's ``error`` says, by its result code."""
+        code = getattr(error, "sqlite_errorcode", None)
+        primary = None if code is None else code & 0xFF  # an extended code's primary one
+        if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return cls.LOCKED
+        if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM):
+            return cls.READ_ONLY
+        if primary == sqlite3.SQLITE_FULL:
+            return cls.FULL
+        return cls.FAILED
+
+    @property
+    def explained(self) -> str:
+        """The trouble in a sentence's words, for a message on a terminal or in the log."""
+        return _EXPLAINED[self]
+
+
+_EXPLAINED = {
+    StorageTrouble.LOCKED: "it is locked by another program",
+    StorageTrouble.READ_ONLY: "it is read-only (the file, its folder or its disk)",
+    StorageTrouble.FULL: "the disk is full",
+    StorageTrouble.FAILED: "the disk or the file failed",
+}
+
+
 class StorageUnavailableError(NestrefError, OSError):
     """The game record cannot be written just now: the disk is full, the file is locked
-    or read-only. Nothing was written; trying again later may work."""
+    or read-only (:attr:`trouble` says which). Nothing was written; trying again later
+    may work."""
+
+    def __init__(self, message: str, *, trouble: StorageTrouble = StorageTrouble.FAILED) -> None:
+        super().__init__(message)
+        self.trouble = trouble
+
+    @classmethod
+    def of(cls, path: str, doing: str, error: sqlite3.Error) -> StorageUnavailableError:
+        """The error for SQLite's ``error`` met while ``doing`` (``cannot write the game
+        record``) on the record at ``path``: what is wrong, then SQLite's words."""
+        trouble = StorageTrouble.of(error)
+        return cls(f"{path}: {doing}: {trouble.explained} ({error})", trouble=trouble)
 
 
 class UnknownGameError(StoreError, LookupError):

@@ -33,7 +33,7 @@ from firmware_host.referee.signals import (
     Signal,
     TakenBack,
 )
-from firmware_host.referee.store import GameStore, StorageUnavailableError
+from firmware_host.referee.store import GameStore, StorageTrouble, StorageUnavailableError
 
 Announce = Callable[[Signal], None]
 
@@ -54,6 +54,7 @@ class RefereeService:
         self.storage_ok = True
         """False while the record cannot be written (a full disk): nothing more is
         announced until it can, so nothing announced is ever missing from the record."""
+        self.storage_trouble = StorageTrouble.FAILED  # while it cannot: why (locked, read-only, full)
         self.control = control
         self.clock: GameClock | None = None
         """The game clock of the game being played, if it is played with one."""
@@ -188,7 +189,7 @@ class RefereeService:
                 self.store.record(signals, referee_ms=at, clock=clock)
             except StorageUnavailableError as error:
                 (logger.error if self.storage_ok else logger.debug)("%s; moves wait to be recorded", error)
-                self.storage_ok = False
+                self.storage_ok, self.storage_trouble = False, error.trouble
                 self._retry_at = now + RETRY_MS
                 return False
             self._pending.popleft()

@@ -24,6 +24,7 @@ from firmware_host.referee.record_layout import (
     MIGRATIONS,
     SCHEMA,
     SCHEMA_VERSION,
+    StorageTrouble,
     StorageUnavailableError,
     StoreError,
     UnknownGameError,
@@ -37,6 +38,7 @@ __all__ = [
     "GameSummary",
     "RecordedGame",
     "SavedSet",
+    "StorageTrouble",
     "StorageUnavailableError",
     "StoreError",
     "UnknownGameError",
@@ -88,7 +90,7 @@ class GameStore(History):
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{path}: cannot open the game record: {error}") from None
+            raise StorageUnavailableError.of(str(path), "cannot open the game record", error) from None
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{path}: not a nestref game record: {error}") from None
 
@@ -97,6 +99,9 @@ class GameStore(History):
         transaction: a record is either brought all the way or left as it was. Raises
         :class:`StoreError` for a record a newer nestref wrote."""
         db = self._db
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version == SCHEMA_VERSION:  # nothing to change: no waiting for another program writing
+            return
         db.execute("BEGIN IMMEDIATE")  # one process at a time looks and changes
         try:
             (version,) = db.execute("PRAGMA user_version").fetchone()
@@ -151,7 +156,7 @@ class GameStore(History):
         except sqlite3.OperationalError as error:  # the disk is full, the file locked or read-only
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise StorageUnavailableError(f"{self.path}: cannot write the game record: {error}") from None
+            raise StorageUnavailableError.of(self.path, "cannot write the game record", error) from None
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -222,7 +227,7 @@ class GameStore(History):
                 "SELECT move, position FROM moves WHERE game_id = ? AND taken_back_at IS NULL ORDER BY id", (game_id,)
             ).fetchall()
         except sqlite3.OperationalError as error:  # the file locked for reading, or gone
-            raise StorageUnavailableError(f"{self.path}: cannot read the game record: {error}") from None
+            raise StorageUnavailableError.of(self.path, "cannot read the game record", error) from None
         return RecordedGame(number, tuple(move for move, _ in rows), rows[-1][1] if rows else start)
 
     def load(self) -> SavedSet | None:
