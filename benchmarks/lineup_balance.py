@@ -1,7 +1,8 @@
 """Does a lineup hand the starter the game? The strongest level against itself.
 
-For each lineup (and, for comparison, the earlier ``advanced-2`` with its cuckoo on
-``a3``, which handed the starter a forced win), two figures in one run:
+For each lineup (and, for comparison, the two earlier reconstructions of ``advanced-2``,
+its cuckoo on ``a3`` and then on ``b3``, each of which handed the starter a forced win),
+two figures in one run:
 
 - the search from the start, to ``--depth`` plies, for the side to move: a proved win
   or loss is printed as such (``win in 4``), anything else as the score;
@@ -11,8 +12,8 @@ For each lineup (and, for comparison, the earlier ``advanced-2`` with its cuckoo
   (one of each side, seeded by the game's number, so the starter still moves first
   when the levels take over). The split is the starter's wins, draws and losses.
 
-    python -m benchmarks.lineup_balance [--games 36] [--depth 7] [--workers 2] [--seed 0]
-    python -m benchmarks.lineup_balance --prove 11
+    python -m benchmarks.lineup_balance [--games 36] [--depth 7] [--workers 2] [--seed 0] [LINEUP ...]
+    python -m benchmarks.lineup_balance --prove 13 [LINEUP ...]
 
 ``--prove PLIES`` instead searches every line exhaustively (no engine, no evaluation:
 the rules alone) for a forced win of the starter within that many plies, from each
@@ -32,12 +33,14 @@ from benchmarks.stats import play_all, tally
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits
 from firmware_host.games.cuckoo.rules import Move, Position, Side
 
-OLD_ADVANCED_2 = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"  # cuckoos on a3 and g7
+ADVANCED_2_ON_A3 = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"  # cuckoos on a3 and g7
+ADVANCED_2_ON_B3 = "ew1we/eeeeee/eeeeece/8/9/8/ECEEEEE/EEEEEE/EW1WE r"  # cuckoos on b3 and f7
 STARTS = {
     "standard": Position.from_lineup("standard").to_nfn(),
     "advanced-1": Position.from_lineup("advanced-1").to_nfn(),
     "advanced-2": Position.from_lineup("advanced-2").to_nfn(),
-    "advanced-2 as it was (cuckoo on a3)": OLD_ADVANCED_2,
+    "advanced-2 as it was (cuckoo on b3)": ADVANCED_2_ON_B3,
+    "advanced-2 as it first was (cuckoo on a3)": ADVANCED_2_ON_A3,
 }
 RANDOM_PLIES = 2
 
@@ -93,9 +96,12 @@ def _after(position: Position, move: Move, plies: int, winner: Side, seen: dict[
         position.pop()
 
 
-def prove(plies: int) -> None:
-    """Print, for each lineup, the first depth (odd, up to ``plies``) with a forced win."""
+def prove(plies: int, names: list[str] | None = None) -> None:
+    """Print, for each lineup (or only those ``names`` names), the first depth (odd, up
+    to ``plies``) with a forced win."""
     for name, start in STARTS.items():
+        if names and name not in names:
+            continue
         position = Position.from_nfn(start)
         seen: dict[tuple[str, int], bool] = {}
         started = time.perf_counter()
@@ -113,14 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes playing at once (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the random plies (default 0)")
     parser.add_argument("--prove", type=int, metavar="PLIES", help="search for a forced win exhaustively instead")
+    parser.add_argument("lineups", nargs="*", help="only these lineups, quoted whole (default: all)")
     args = parser.parse_args(argv)
     if args.prove is not None:
-        prove(args.prove)
+        prove(args.prove, args.lineups)
         return 0
 
+    starts = {name: start for name, start in STARTS.items() if not args.lineups or name in args.lineups}
     games = [
         Game(start, None if number == 0 else args.seed * 1_000_003 + number)
-        for start in STARTS.values()
+        for start in starts.values()
         for number in range(args.games)
     ]
     points, elapsed = play_all(play, games, args.workers, progress_every=12)
@@ -130,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({strongest.name}) against itself by its node budget, {args.games} games a lineup (the first from "
         f"the lineup, the others after {RANDOM_PLIES} random plies), seed {args.seed}, {elapsed:.0f} s"
     )
-    for index, (name, start) in enumerate(STARTS.items()):
+    for index, (name, start) in enumerate(starts.items()):
         searched = Engine().search(Position.from_nfn(start), Limits(depth=args.depth))
         mine = points[index * args.games : (index + 1) * args.games]
         results = tally(mine)

@@ -44,7 +44,7 @@ from firmware_host.daemon.config import load_config
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
 from firmware_host.remote.broker import BrokerSettings
-from firmware_host.remote.link import close_sockets
+from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Event, ShowMove
 from tests.broker import Broker

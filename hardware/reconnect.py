@@ -28,6 +28,11 @@ class Backoff:
         """Whether a new attempt may be made at ``now`` (seconds, monotonic)."""
         return now >= self._next_try
 
+    def wait_s(self, now: float) -> float:
+        """Seconds from ``now`` until the next attempt may be made (0: at once), for a
+        link's own thread to sleep that long rather than poll :meth:`is_due`."""
+        return max(0.0, self._next_try - now)
+
     def failed(self, now: float, error: BaseException) -> None:
         """An attempt at ``now`` failed with ``error``: wait longer before the next."""
         self._failures += 1

@@ -16,11 +16,16 @@ from typing import Any, Protocol
 
 from firmware_host.daemon import Daemon
 from firmware_host.daemon.remote_play import RemotePlayError
-from firmware_host.daemon.sensor_logs import log_header
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Piece, PlayersSetUp, Side, players_set_up
+from firmware_host.games.base import Piece, PlayersSetUp, Side, public_view
 from firmware_host.referee.referee import CommandError
-from firmware_host.referee.sensor_log import SensorEvent, SensorLogStream, stream_sensor_log
+from firmware_host.referee.sensor_log import (
+    SensorEvent,
+    SensorLogHeader,
+    SensorLogStream,
+    SensorLogWriter,
+    stream_sensor_log,
+)
 from firmware_host.referee.signals import (
     GameOver,
     GameStarted,
@@ -40,7 +45,7 @@ SET_UP_STEP_S = 0.02  # between two pieces put on by "set up"
 REAL_TIME_GAP_MS = 1000  # a replay at speed keeps gaps up to this long as they were
 SPEEDS = (0.1, 100.0)
 RECORDING_RESERVE = 1024  # of a recording's MAX_LOG_BYTES, kept for its header and its last line
-RECORDING_FULL = "# the recording reached 1 MiB here: what followed was not recorded"
+RECORDING_FULL = "the recording reached 1 MiB here: what followed was not recorded"  # its last comment
 
 
 class SimulatorError(ActionError):
@@ -89,21 +94,38 @@ class Replay:
 
 @dataclass
 class Recording:
-    """The switch changes made since recording began, for a sensor log."""
+    """The switch changes made since recording began, as a sensor log: written by the one
+    writer (:attr:`writer`), from a header of public values only (the page it goes to is
+    a shared one)."""
 
-    header: str
+    header: SensorLogHeader
     started: float
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # each with its newline
     size: int = 0  # bytes of the log so far
     is_full: bool = False  # it reached MAX_LOG_BYTES: what came after is not in it
+    writer: SensorLogWriter = field(init=False)
 
-    def add(self, line: str) -> None:
+    def __post_init__(self) -> None:
+        self.writer = SensorLogWriter(self._add)
+        self.writer.comment("recorded by nestref sim")
+        self.writer.header(self.header)
+
+    def _add(self, line: str) -> None:
         """One more line, unless the log would grow past what the page can load again."""
-        if self.size + len(line) + 1 > MAX_LOG_BYTES - RECORDING_RESERVE:
+        size = len(line.encode())
+        if self.size + size > MAX_LOG_BYTES - RECORDING_RESERVE:
             self.is_full = True
         if not self.is_full:
             self.lines.append(line)
-            self.size += len(line) + 1
+            self.size += size
+
+    def text(self) -> str:
+        """The log as it stands, saying where it stopped if it grew full (the reserve
+        keeps room for that last comment)."""
+        ending: list[str] = []
+        if self.is_full:
+            SensorLogWriter(ending.append).comment(RECORDING_FULL)
+        return "".join([*self.lines, *ending])
 
 
 class Simulator:
@@ -240,7 +262,7 @@ class Simulator:
         whose players set up on their own screens, and no lineup named: the pieces put
         where the nest asks (the cells the referee says to fill and to empty)."""
         game = self.daemon.config.game
-        hiding = players_set_up(game)
+        hiding = game.setups
         if lineup is None and hiding is not None:
             await self._fill_as_asked(hiding)
             return
@@ -333,26 +355,26 @@ class Simulator:
 
     def start_recording(self) -> None:
         """Record the switch changes from now, from what the nest holds: the game's
-        position (and the cells occupied, if they are not the position's)."""
-        board = self.daemon.config.game.board
-        occupied = sorted(self.table.cells, key=board.index)
-        header = "\n".join(f"# {line}" for line in log_header(self.daemon.position_now(), occupied))
-        self.recording = Recording(header, self.clock(), size=len(header) + 1)
+        position as everybody may see it (and the cells occupied, if they are not the
+        position's)."""
+        game = self.daemon.config.game
+        position = self.daemon.position_now()
+        public = public_view(game, position) if position is not None else None
+        occupied = tuple(sorted(self.table.cells, key=game.board.index))
+        self.recording = Recording(SensorLogHeader(public, occupied), self.clock())
 
     def stop_recording(self) -> dict[str, Any]:
         recording = self.recording
         if recording is None:
             raise SimulatorError("not recording")
         self.recording = None
-        ending = [RECORDING_FULL] if recording.is_full else []
-        text = "\n".join(["# recorded by nestref sim", recording.header, *recording.lines, *ending]) + "\n"
-        return {"type": "recording", "on": False, "text": text}
+        return {"type": "recording", "on": False, "text": recording.text()}
 
     def _switch(self, cell: str, closed: bool) -> None:
         self.switches.set(self.daemon.config.matrix[cell], closed)
         if self.recording is not None:
             at = round((self.clock() - self.recording.started) * 1000)
-            self.recording.add(f"{at} {cell}{'+' if closed else '-'}")
+            self.recording.writer.reading(at, cell, closed)
 
     # -- for the page --
 

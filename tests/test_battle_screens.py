@@ -1,6 +1,7 @@
 """The battle game's players' own screens and the computer at the nest, through aiohttp's
 test client with the real daemon on the simulated nest: each side's PIN opens that side's
-view alone; the shared page and a page without a session never get a hidden rank; set-ups
+view alone; the shared page (its recordings too) and a page without a session never get a
+hidden rank; set-ups
 given on the screens start the game; the computer's process is handed its side's view."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_host.daemon.config import load_config
-from firmware_host.games.base import Side
+from firmware_host.games.base import Side, public_view
 from firmware_host.games.battle import BattleGame, Field, Move, Position, View
 from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.pieces import Shown
@@ -159,6 +160,28 @@ async def test_the_shared_page_never_gets_a_hidden_rank(aiohttp_client):
         spectators = Picture(running.daemon, None).table(running.daemon.snapshot())
         assert set(spectators["cells"].values()) == {"X", "x"} and len(spectators["cells"]) == 72
         for page in (shared, red, blue):
+            await page.close()
+
+
+async def test_a_recording_of_a_battle_game_names_no_hidden_rank(aiohttp_client):
+    """Record, a move, Stop: the sensor log goes to the shared page that asked, so its
+    header says the position as everybody sees it, never the record's notation."""
+    async with simulated(battle_config()) as running:
+        shared, red = await red_against_the_computer(aiohttp_client, running.server)
+        secret = running.daemon.position_now()
+        assert secret is not None
+        await shared.act({"type": "record_start"})
+        await shared.act({"type": "lift", "cell": "a4"})
+        await shared.act({"type": "put", "cell": "a5"})
+        await shared.act({"type": "record_stop"})
+        (text,) = shared.recorded
+        header = [line for line in text.splitlines() if line.startswith("# position: ")]
+        assert header == [f"# position: {public_view(running.daemon.config.game, secret).text}"]
+        assert re.fullmatch(r"# position: [Xx0-9~/]+ r - -", header[0]), header
+        assert secret.to_text().split()[0] not in text
+        events = [line.split()[1] for line in text.splitlines() if not line.startswith("#")]
+        assert events == ["a4-", "a5+"]
+        for page in (shared, red):
             await page.close()
 
 

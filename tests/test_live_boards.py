@@ -29,7 +29,7 @@ from firmware_host.errors import ConfigError
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
 from firmware_host.remote.broker import BrokerSettings
-from firmware_host.remote.link import close_sockets
+from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.live import (
     MAX_LIVE_BYTES,
     LiveBoard,
@@ -311,7 +311,8 @@ def test_over_tls_with_passwords_no_password_is_logged_or_published(tmp_path, ca
             publisher.show(a_board("secureboard1"))
             collector.wait_for(lambda: collector.boards.board("secureboard1") == a_board("secureboard1"), "the board")
             assert refused.refused.wait(TIMEOUT_S) and not refused.connected.is_set()
-        assert "refused the live boards' reader" in caplog.text and "mqtts://livepage@127.0.0.1" in caplog.text
+        assert "the live boards' reader (broker mqtts://livepage@127.0.0.1:" in caplog.text
+        assert "refused the connection" in caplog.text
         assert "s3cret" not in caplog.text and "not-it" not in caplog.text
     finally:
         broker.stop()

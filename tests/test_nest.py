@@ -78,7 +78,7 @@ LINEUP_ROWS = {
     # red's rows 1, 2 and 3, west to east, "." for empty (rules.md §2)
     "standard": ("EWCWE", "EEEEEE", "EEE.EEE"),
     "advanced-1": ("EW.WE", "EEEEEE", "EEECEEE"),
-    "advanced-2": ("EW.WE", "EEEEEE", "ECEEEEE"),
+    "advanced-2": ("EW.WE", "EEEEEE", "EECEEEE"),
 }
 
 

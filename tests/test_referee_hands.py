@@ -67,6 +67,16 @@ def judge(played: Played, timed: list[tuple[int, Signal]]) -> None:
 # Captures no scan saw, each with a slide, one after another: hands beside a cell do not
 # let a reading of several moves explain a cell visited away from all their ways.
 @example(10116, "standard", False, True, False)
+# A capture no scan saw, an illegal attempt undone, the reply; then a capture no scan saw
+# slid across the cell the first capturer left: that cell's brief reading is the slide
+# passing, not the first capturer leaving later than the reply began (advanced-2, c3).
+@example(2971, "advanced-2", False, False, True)
+# Captures no scan saw in a row, asked about; the game ends, and hands touching the pieces
+# after it leave one reading, a reply every option allows and more moves: it settles nothing.
+@example(10199, "advanced-2", False, False, False)
+# Asked about a capture no scan saw; a reply only one option allows, and the next move
+# begun: that settles it.
+@example(10116, "standard", False, False, True)
 # A legal move, then (before it was read) an illegal second one: only the second is undone.
 @example(16197481, "standard", False, False, True)
 def test_the_referee_reads_every_game_real_hands_play(seed, lineup, polled, push_flicker, illegal):

@@ -16,7 +16,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.games.base import Side
 from firmware_host.remote.broker import BrokerSettings, LinkError
-from firmware_host.remote.link import close_sockets, state_topic
+from firmware_host.remote.broker_client import close_sockets
+from firmware_host.remote.link import state_topic
 from firmware_host.remote.messages import Kind, SetRecord, StateMessage
 from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove

@@ -19,7 +19,7 @@ from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_play import RemoteStage
 from firmware_host.daemon.tunes import frequency
 from firmware_host.games.cuckoo.rules import Move, Position, Side
-from firmware_host.remote.link import close_sockets
+from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.messages import SetRecord
 from tests.broker import Broker
 from tests.remote_nests import RemoteRig, paired_rigs, play_move, side_of, until

@@ -139,3 +139,19 @@ def test_evidence_that_came_as_a_capture_makes_it():
     assert s.was_empty_since("d4", 1000, grace=100)
     assert not s.was_empty_since("d4", 1000, grace=100, within=2500)
     assert s.was_empty_since("d4", 2000, grace=100, within=2500)
+
+
+def test_a_piece_passing_over_a_cell_is_not_one_leaving_it():
+    s = sensors(("c3",))
+    s.read("c3", False, 1000)  # the piece that stood on c3 leaves
+    drain(s, 2000)
+    s.read("c3", True, 5000)  # another piece slides across it: 150 ms
+    drain(s, 5100)
+    s.read("c3", False, 5150)
+    drain(s, 6000)
+    assert (s.last_emptied["c3"], s.last_left["c3"]) == (5150, 1000)
+    s.read("c3", True, 7000)  # a piece set down to stay, and lifted later
+    drain(s, 7500)
+    s.read("c3", False, 8000)
+    drain(s, 9000)
+    assert (s.last_emptied["c3"], s.last_left["c3"]) == (8000, 8000)

@@ -404,11 +404,11 @@ async def test_a_recording_stops_growing_where_the_page_could_not_load_it_again(
     recording = running.simulator.recording
     assert recording is not None
     for number in range(MAX_LOG_BYTES // 8):  # as a hand flickering over c5 for hours would
-        recording.add(f"{number} c5{'+-'[number % 2]}")
+        recording.writer.reading(number, "c5", number % 2 == 0)
     await page.act({"type": "record_stop"})
     (text,) = page.recorded
     assert MAX_LOG_BYTES - 1024 < len(text.encode()) <= MAX_LOG_BYTES
-    assert text.endswith(RECORDING_FULL + "\n")
+    assert text.endswith(f"# {RECORDING_FULL}\n")
     await page.act({"type": "log_load", "text": text})  # it loads again
     await page.close()
 

@@ -214,10 +214,17 @@ def test_moves_wait_while_the_record_is_locked_and_are_recorded_then_announced_i
     svc.store.close()
 
 
-def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_uses_the_new_one(tmp_path):
-    # Written before the contract moved advanced-2's cuckoo from a3 to b3: the record
-    # holds the game's start, so the game goes on from it; the next game is set up anew.
-    old_start = "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r"
+@pytest.mark.parametrize(
+    "old_start",
+    [
+        "ew1we/eeeeee/eeeeeec/8/9/8/CEEEEEE/EEEEEE/EW1WE r",  # its cuckoo on a3, the first reconstruction
+        "ew1we/eeeeee/eeeeece/8/9/8/ECEEEEE/EEEEEE/EW1WE r",  # on b3, until the contract moved it to c3
+    ],
+    ids=["a3", "b3"],
+)
+def test_a_game_from_an_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_uses_the_new_one(tmp_path, old_start):
+    # Written before the contract moved advanced-2's cuckoo (a3, then b3, now c3): the
+    # record holds the game's start, so the game goes on from it; the next game is set up anew.
     path = tmp_path / "games.sqlite"
     with GameStore(path, game=GAME, clock=clock) as store:
         after = play_moves(Position.from_nfn(old_start), "g3-h4")
@@ -243,7 +250,7 @@ def test_a_game_from_the_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_
     play(svc, "h4- g3+", 2000)  # the same cells as before: the lineups differ in which piece is where
     started = [s for s in heard if isinstance(s, GameStarted)][-1]
     assert started.number == 2 and started.position == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
-    assert "C" in started.position.split()[0].split("/")[6]  # red's row 3 now holds its cuckoo, on b3
+    assert started.position.split()[0].split("/")[6] == "EECEEEE"  # red's row 3 now holds its cuckoo on c3
     store.close()
 
 

@@ -32,13 +32,14 @@ from firmware_host.daemon.diagnostics import boot_checks
 from firmware_host.daemon.outputs import Outputs
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
-from firmware_host.daemon.sensor_logs import SensorLogs, log_header
+from firmware_host.daemon.sensor_logs import SensorLogs
 from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
 from firmware_host.daemon.switches import SwitchMap
 from firmware_host.daemon.tunes import Cue, cue_for, tune
-from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up
+from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up, public_view
 from firmware_host.records import GameRecord
 from firmware_host.referee.referee import CommandError, Mode
+from firmware_host.referee.sensor_log import SensorLogHeader
 from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import GameStarted, SetupProgress, SetupState, Signal
 from firmware_host.referee.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
@@ -745,8 +746,10 @@ class Daemon:
         self._open_sensor_log(occupied)
         self._show()
 
-    def _sensor_log_header(self, occupied: list[str]) -> list[str]:
-        return log_header(self.service.referee.position if self.service is not None else None, occupied)
+    def _sensor_log_header(self, occupied: list[str]) -> SensorLogHeader:
+        position = self.service.referee.position if self.service is not None else None
+        public = public_view(self.config.game, position) if position is not None else None
+        return SensorLogHeader(public, tuple(occupied))
 
     def _open_sensor_log(self, occupied: list[str]) -> None:
         """Begin a sensor log of the raw readings, with what the nest holds."""

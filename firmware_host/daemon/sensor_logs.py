@@ -13,8 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from firmware_host.games.base import Position
-from firmware_host.referee.sensor_log import SensorLogWriter
+from firmware_host.referee.sensor_log import SensorLogHeader, SensorLogWriter
 
 logger = logging.getLogger(__name__)
 
@@ -32,14 +31,12 @@ class SensorLogs:
         self._path: Path | None = None
         self._writer: SensorLogWriter | None = None
         self._given_up = False
-        self._header: list[str] = []
 
-    def begin(self, header: list[str]) -> None:
-        """A new log, beginning with the comment lines ``header`` (what the nest holds)."""
+    def begin(self, header: SensorLogHeader) -> None:
+        """A new log, beginning with ``header`` (what the nest holds)."""
         self.close()
         if self._given_up:
             return
-        self._header = header
         stamp = datetime.fromtimestamp(self._wall_clock()).strftime("sensors-%Y%m%d-%H%M%S")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -55,12 +52,11 @@ class SensorLogs:
             for stale in old:
                 stale.unlink()
             self._writer = SensorLogWriter(file.write)
-            for line in header:
-                self._writer.comment(line)
+            self._writer.header(header)
         except OSError as error:
             self._failed(error)
 
-    def reading(self, time_ms: int, cell: str, occupied: bool, *, header: Callable[[], list[str]]) -> None:
+    def reading(self, time_ms: int, cell: str, occupied: bool, *, header: Callable[[], SensorLogHeader]) -> None:
         """One reading; a log grown to ``SENSOR_LOG_BYTES`` is closed and another begun
         with ``header()`` (what the nest holds then)."""
         if self._writer is None or self._file is None:
@@ -82,12 +78,3 @@ class SensorLogs:
             with contextlib.suppress(OSError):
                 self._file.close()
         self._file, self._writer = None, None
-
-
-def log_header(position: Position | None, occupied: list[str]) -> list[str]:
-    """What a sensor log begins with (docs/sensor-log.md): the game's position, if one is
-    played, and the cells ``occupied``, if the nest does not show it."""
-    header = [f"position: {position.to_text()}"] if position is not None else []
-    if position is None or set(position.pieces()) != set(occupied):
-        header.append(f"occupied: {' '.join(occupied)}")
-    return header

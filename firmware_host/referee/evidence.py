@@ -29,6 +29,7 @@ class CaptureEvidence:
             self.landed,
             sensors.last_emptied.__getitem__,
             self.prompt_evidence,
+            sensors.last_left.__getitem__,
         )
 
     def spend(self, origin: str, target: str) -> None:

@@ -473,8 +473,8 @@ class Referee:
         if outcome is not None:
             return signals + self._end_game(outcome, at)
         # The next turn began no earlier than this move did (a fast reply may be under
-        # way already).
-        began = min((self.sensors.last_emptied[cell] for cell in view.footprints[move].empties), default=at)
+        # way already, and a later move may have slid across the cell it left since).
+        began = min((self.sensors.last_left[cell] for cell in view.footprints[move].empties), default=at)
         return signals + self._start_turn(at, announce=announce, began=began)
 
     def after_strays(self, at: int) -> list[Signal]:

@@ -144,6 +144,10 @@ class SensorFilter:
         # Before the first reading nothing is known to have changed: "long ago".
         self.last_change: dict[str, int] = dict.fromkeys(cells, LONG_AGO)
         self.last_emptied: dict[str, int] = dict(self.last_change)  # read empty after a settled piece
+        # When a piece that had stood there for settle_ms began to leave: a piece only
+        # passing over the cell since (a slide's middle cell reads occupied 60-250 ms)
+        # left none.
+        self.last_left: dict[str, int] = dict(self.last_change)
         # Read empty after a piece had stood there for settle_ms: not the rocking of a
         # piece just put down.
         self.last_emptied_steady: dict[str, int] = dict(self.last_change)
@@ -174,6 +178,8 @@ class SensorFilter:
             self._steady[cell] = cell in self.settled and now - self.settled_at[cell] >= self.timing.settle_ms
             if not occupied and cell in self.settled:  # a settled piece starts to leave
                 self.last_emptied[cell] = now
+                if self._steady[cell]:
+                    self.last_left[cell] = now
         self.last_change[cell] = now
         if not occupied and self._steady.get(cell):
             self.last_emptied_steady[cell] = now

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Position, Side, players_set_up
+from firmware_host.games.base import Game, Position, PublicView, Side, players_set_up
 
 _CHANGE = re.compile(r"([a-z]+[0-9]+)([+-])")
 _HEADER = re.compile(r"#\s*(lineup|position|occupied|setup red|setup blue)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
@@ -208,6 +208,28 @@ class _LineParser:
         return frozenset(cells)
 
 
+@dataclass(frozen=True)
+class SensorLogHeader:
+    """What a log written at the nest says it holds at the start: the game's position as
+    everybody may see it (a :class:`~firmware_host.games.base.PublicView`, never the
+    position's own notation, which writes every hidden rank), if one is played, and the
+    cells ``occupied``, if the nest does not show that position. A log's header may go
+    where the nest's secrets may not (a recording sent to the simulator's page, a bug
+    report): it is built from public values only. (A log of a game that hides ranks,
+    begun mid-game, names a position that cannot be replayed: its hidden pieces are not
+    in it.)"""
+
+    position: PublicView | None
+    occupied: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        """The header's comment lines (docs/sensor-log.md)."""
+        lines = [f"position: {self.position.text}"] if self.position is not None else []
+        if self.position is None or set(self.position.letters) != set(self.occupied):
+            lines.append(f"occupied: {' '.join(self.occupied)}")
+        return lines
+
+
 class SensorLogWriter:
     """The one writer of sensor logs: line by line, to ``write`` (a file's, or a list's
     ``append``), each line ending in a newline. The daemon, the simulator and the tests
@@ -215,6 +237,11 @@ class SensorLogWriter:
 
     def __init__(self, write: Callable[[str], object]) -> None:
         self._write = write
+
+    def header(self, header: SensorLogHeader) -> None:
+        """The log's header: what the nest holds at its start (before the first event)."""
+        for line in header.lines():
+            self.comment(line)
 
     def comment(self, text: str) -> None:
         """A comment line; ``lineup: <name>`` or ``position: <text>`` (and

@@ -69,6 +69,10 @@ class Observation:
     prompt_evidence: Evidence
     """Evidence as a capture makes it: the target's first change after the capturer left
     came as soon as a capturer lands (a later touch is another hand's)."""
+    left: Callable[[str], int]
+    """``left(cell)``: when a piece that had stood on the cell last began to leave it; a
+    piece passing over the cell since (a slide crossing it) left none, though
+    ``emptied`` counts it."""
 
 
 @dataclass(frozen=True)
@@ -429,9 +433,10 @@ def _first_moves(view: TurnView, seen: Observation, not_before: int) -> list[tup
             ):
                 firsts.append((move, min(seen.emptied(cell) for cell in footprint.empties), True, True, True))
             continue
-        # (The reply began after the mover's piece left: its landing cell may have
-        # changed again since, the reply capturing it.)
-        left = min(seen.since(cell) for cell in footprint.empties)
+        # (The reply began after the mover's piece left, though a later move may have
+        # slid across the cell it left since: its landing cell may have changed again
+        # since, the reply capturing it.)
+        left = min(seen.left(cell) for cell in footprint.empties)
         if left < not_before or any(seen.since(cell) < left - SLIDE_MS for cell in footprint.fills):
             continue
         if not footprint.proofs <= seen.occupied:

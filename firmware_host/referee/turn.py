@@ -376,11 +376,14 @@ class Turn:
             return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts + slid)
         certain = all(reading.is_certain for reading in readings)
         # A reply made shows what came before it, whatever its own side did next (but
-        # for a piece set down since, which may be any hand's doing).
+        # for a piece set down since, which may be any hand's doing; and, once the
+        # player was asked, only a reply no other option allows: hands touching the
+        # pieces after it may be all that leaves one reading of the later moves).
         replied = [
             reading
             for reading in readings
-            if not reading.then_under_way or (len(reading.moves) > 1 and not reading.sets_down)
+            if not reading.then_under_way
+            or (len(reading.moves) > 1 and not reading.sets_down and self._reply_tells(reading.moves))
         ]
         # Once the player was asked, the other side merely beginning to move settles
         # nothing: hands touching the pieces while the question stands look like that too.
@@ -399,6 +402,13 @@ class Turn:
             self.referee.decide_at(stood)
             return []
         return self._ask(firsts)
+
+    def _reply_tells(self, moves: tuple[Move, ...]) -> bool:
+        """Whether the reply ``moves[1]`` is legal after no option asked about but the
+        move ``moves[0]`` it follows (any reply tells while nothing is asked)."""
+        first, reply = moves[0], moves[1]
+        options = self.question or ()
+        return all(reply not in self.view.after(option).moves for option in options if option != first)
 
     def _slid_unseen(self) -> tuple[Move, ...]:
         """The captures no scan saw that a lifted piece may have made: over a cell it

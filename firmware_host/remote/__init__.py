@@ -6,8 +6,11 @@
   set (pairing, whose move, the copy and its ack, resynchronising from both records,
   a desync shown and never settled silently, the link's state, resign, draw and take
   back by agreement), time passed in;
-- :mod:`~firmware_host.remote.link`: the MQTT transport (paho-mqtt): topics, retained
-  state, QoS 1, the last will, TLS and a user name and password;
+- :mod:`~firmware_host.remote.broker_client`: the one life of a client of the broker
+  (paho-mqtt), for remote play and live boards alike: connected again with the shared
+  back-off, subscribed on each connection, a last will, TLS and a user name and password;
+- :mod:`~firmware_host.remote.link`: remote play's transport on it: topics, retained
+  state, QoS 1, the nest's presence;
 - :mod:`~firmware_host.remote.player`: the session and the link put together, what
   the daemon starts to play a side at a distance;
 - :mod:`~firmware_host.remote.seat`: the other side seated at the referee as the

@@ -38,12 +38,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import paho.mqtt.client as mqtt
-
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Side
 from firmware_host.remote.broker import BrokerSettings
-from firmware_host.remote.link import QOS, TOPIC_ROOT, close_sockets, new_client, send_at_once
+from firmware_host.remote.broker_client import BrokerClient, LastWill
+from firmware_host.remote.link import TOPIC_ROOT
 
 logger = logging.getLogger(__name__)
 
@@ -306,10 +305,13 @@ class LiveBoardPublisher:
         self.topic = live_topic(board)
         self.throttle_s = throttle_s
         self._clock = clock
-        self._client = new_client(settings, f"nestref-live-{board}")
-        self._client.will_set(self.topic, Offline(board).to_bytes(), qos=QOS, retain=True)
-        self._client.on_connect = self._connected
-        self._client.on_disconnect = self._disconnected
+        self._client = BrokerClient(
+            settings,
+            client_id=f"nestref-live-{board}",
+            what=f"the live board {board}",
+            will=LastWill(self.topic, Offline(board).to_bytes()),
+            on_connected=self._connected,
+        )
         self._changed = threading.Condition()
         self._pending: bytes | None = None  # a state that waits for the throttle's time
         self._latest: bytes | None = None  # the last state published
@@ -329,8 +331,7 @@ class LiveBoardPublisher:
     def start(self) -> None:
         """Connect in the background (reconnecting until :meth:`close`), and start sending."""
         logger.info("publishing the live board %s to %s", self.board, self.settings.to_text())
-        self._client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive_s)
-        self._client.loop_start()
+        self._client.start()
         self._is_started = True
         self._sender = threading.Thread(target=self._send_states, name="live-board", daemon=True)
         self._sender.start()
@@ -354,7 +355,7 @@ class LiveBoardPublisher:
         """Hand ``payload`` to the client (holding ``_changed``, so that the two threads
         that may send keep their order)."""
         self._latest = payload
-        self._client.publish(self.topic, payload, qos=QOS, retain=True)
+        self._client.publish(self.topic, payload)
         self.published += 1
         self._sent_at = self._clock()
 
@@ -368,11 +369,7 @@ class LiveBoardPublisher:
             self._changed.notify()
         if self._sender is not None:
             self._sender.join(timeout=5)
-        if self._client.is_connected():
-            self._client.publish(self.topic, Offline(self.board).to_bytes(), qos=QOS, retain=True).wait_for_publish(2.0)
-        self._client.disconnect()
-        self._client.loop_stop()
-        close_sockets(self._client)
+        self._client.stop()  # its goodbye: the last will's offline
 
     def _send_states(self) -> None:
         """The last state of a burst, once the throttle's time is up."""
@@ -389,18 +386,10 @@ class LiveBoardPublisher:
                 if payload != self._latest:
                     self._publish(payload)
 
-    def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if reason.is_failure:
-            logger.warning("the broker %s refused the live board: %s", self.settings.to_text(), reason)
-            return
-        send_at_once(client)
+    def _connected(self) -> None:
         latest = self._latest
         if latest is not None:
-            client.publish(self.topic, latest, qos=QOS, retain=True)
-
-    def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if self._is_started:
-            logger.warning("lost the broker %s (%s); the live board reconnects", self.settings.to_text(), reason)
+            self._client.publish(self.topic, latest)
 
 
 BoardsChanged = Callable[[], None]
@@ -421,16 +410,21 @@ class LiveBoards:
     ) -> None:
         self.settings = settings
         self._load_game = games
-        self._games: dict[str, Game] = {}  # each game loaded once (a few names at most)
-        self._on_change = on_change
-        self._client = new_client(settings, client_id)
-        self._client.on_connect = self._connected
-        self._client.on_message = self._received
-        self._lock = threading.Lock()
-        self._boards: dict[str, LiveBoard] = {}
-        self._is_started = False
         self.connected = threading.Event()  # set once connected and subscribed
         self.refused = threading.Event()  # set when the broker refused the login (it is tried again)
+        self._games: dict[str, Game] = {}  # each game loaded once (a few names at most)
+        self._on_change = on_change
+        self._client = BrokerClient(
+            settings,
+            client_id=client_id,
+            what="the live boards' reader",
+            subscriptions=(f"{LIVE_ROOT}/+",),
+            on_connected=self.connected.set,
+            on_refused=lambda _: self.refused.set(),
+            on_message=self.receive,
+        )
+        self._lock = threading.Lock()
+        self._boards: dict[str, LiveBoard] = {}
         self.dropped = 0  # messages refused so far
         self._warned: set[str] = set()  # topics whose refusal was logged at WARNING
         self.version = 0  # counts every change to the boards
@@ -444,17 +438,10 @@ class LiveBoards:
 
     def start(self) -> None:
         logger.info("reading the live boards on %s", self.settings.to_text())
-        self._client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive_s)
-        self._client.loop_start()
-        self._is_started = True
+        self._client.start()
 
     def close(self) -> None:
-        if not self._is_started:
-            return
-        self._is_started = False
-        self._client.disconnect()
-        self._client.loop_stop()
-        close_sockets(self._client)
+        self._client.stop()
 
     def boards(self) -> tuple[LiveBoard, ...]:
         """Every board known, by name, then id."""
@@ -470,20 +457,6 @@ class LiveBoards:
         if game is None:
             game = self._games[name] = self._load_game(name)
         return game
-
-    def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if reason.is_failure:
-            logger.warning("the broker %s refused the live boards' reader: %s", self.settings.to_text(), reason)
-            self.refused.set()
-            return
-        client.subscribe(f"{LIVE_ROOT}/+", qos=QOS)
-        self.connected.set()
-
-    def _received(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        try:
-            self.receive(message.topic, bytes(message.payload))
-        except Exception:  # the restart boundary: one message must not stop the reader
-            logger.exception("a live board's message on %r could not be handled", message.topic[:80])
 
     def receive(self, topic: str, payload: bytes) -> bool:
         """Take one message in (the client's thread calls it); whether a board changed."""

@@ -1,34 +1,36 @@
-"""The cues the daemon sounds, passed on to the pages, which play them with Web Audio
-(``page/sound.js``) from the tunes in the hello (``tunes_as_json()``: one copy of the
-tunes, the daemon's).
+"""What the daemon tells as news, passed on to the pages: its cues and its signals.
 
-A cue is news, not state: a page is sent the cues sounded while it is connected, never
-the ones before (a page opened late must not beep a game's past). The daemon tells
-:meth:`CueFeed.add` from its loop; the server sends each page what it has not had.
+The cues are played by the page with Web Audio (``page/sound.js``) from the tunes in the
+hello (``tunes_as_json()``: one copy of the tunes, the daemon's). A cue is news, not
+state: a page is sent the cues sounded while it is connected, never the ones before (a
+page opened late must not beep a game's past). The signals (every one public: a
+position in one is a public view) are kept a while longer: a page that connects late is
+sent the last ``SIGNALS_KEPT``, the shared page and the players' own alike. The daemon
+tells :meth:`CueFeed.add` and :meth:`SignalFeed.add` from its loop; the server sends each
+page what it has not had.
 """
 
 from __future__ import annotations
 
-import json
-from collections import deque
-
 from firmware_host.daemon.tunes import Cue
+from firmware_host.referee.signals import Signal
+from firmware_host.web.channel import RecentMessages
 
 CUES_KEPT = 20  # a page slower than this many cues between two frames misses the oldest
+SIGNALS_KEPT = 300  # signals a page that connects late is sent
 
 
-class CueFeed:
+class CueFeed(RecentMessages[Cue]):
     """The cues sounded so far, as the protocol's ``cue`` messages, counted."""
 
     def __init__(self) -> None:
-        self.count = 0  # every cue so far
-        self._recent: deque[str] = deque(maxlen=CUES_KEPT)
+        super().__init__(CUES_KEPT, lambda cue: {"type": "cue", "cue": cue.value})
 
-    def add(self, cue: Cue) -> None:
-        self._recent.append(json.dumps({"type": "cue", "cue": cue.value}, separators=(",", ":")))
-        self.count += 1
 
-    def since(self, count: int) -> list[str]:
-        """The messages of the cues after the first ``count`` (those kept)."""
-        unsent = min(self.count - count, len(self._recent))
-        return list(self._recent)[len(self._recent) - unsent :] if unsent > 0 else []
+class SignalFeed(RecentMessages[Signal]):
+    """The signals so far, as the protocol's ``signal`` messages, counted."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            SIGNALS_KEPT, lambda signal: {"type": "signal", "kind": type(signal).__name__, "text": signal.to_text()}
+        )

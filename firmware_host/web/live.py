@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Iterable
-from importlib import resources
 from typing import Any
 
 from aiohttp import web
@@ -29,40 +27,45 @@ from firmware_host.remote.live import LiveBoards, board_to_page
 from firmware_host.web.access import (
     add_security_headers,
     is_allowed_host,
-    is_same_origin,
     names_in,
     only_allowed_hosts,
     page_url,
     start_site,
 )
+from firmware_host.web.channel import Channel, PageConnection, encoded
+from firmware_host.web.static import PageFiles
 
 logger = logging.getLogger(__name__)
 
 LIVE_SOCKET = "/live/ws"
 FRAME_S = 0.1  # the boards are sent at most this often to a page
 MAX_PAGE_MESSAGE_BYTES = 1024  # the page says nothing; what it sends anyway is read no further
-MAX_PAGES = 100
-PAGE_FILES = {
-    "live.html": "text/html",
-    "style.css": "text/css",
-    # live.js and the shared modules it imports
-    **dict.fromkeys(("live.js", "board.js", "dom.js", "pieces.js", "socket.js"), "text/javascript"),
-}
+PAGE_FILES = (
+    "live.html",
+    "style.css",
+    "live.js",
+    "board.js",
+    "dom.js",
+    "pieces.js",
+    "socket.js",
+)  # and the modules it imports
 
 
-class LiveChannel:
+class LiveChannel(Channel[PageConnection]):
     """Every page's WebSocket of live boards, fed by ``boards`` (a collector running in
     its own thread: :meth:`changed` is safe from it). ``exclude``: boards not shown (the
-    spectator page's own nest)."""
+    spectator page's own nest). The page says nothing: what it sends is ignored."""
+
+    binary_refusal = None
 
     def __init__(self, boards: LiveBoards | None = None, *, exclude: Iterable[str] = ()) -> None:
+        super().__init__(max_message_bytes=MAX_PAGE_MESSAGE_BYTES)
         self.boards = boards
         self.exclude = frozenset(exclude)
-        self.pages: list[web.WebSocketResponse] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self._sender: asyncio.Task[None] | None = None
-        self._hello = _encoded({"type": "live_hello", "games": {name: _drawing(name) for name in game_names()}})
+        self._hello = encoded({"type": "live_hello", "games": {name: _drawing(name) for name in game_names()}})
 
     def changed(self) -> None:
         """A board changed (from any thread)."""
@@ -75,7 +78,7 @@ class LiveChannel:
         """Every board shown, as the page's ``live_boards`` message."""
         boards = self.boards.boards() if self.boards is not None else ()
         shown = [board_to_page(board) for board in boards if board.board not in self.exclude]
-        return _encoded({"type": "live_boards", "boards": shown})
+        return encoded({"type": "live_boards", "boards": shown})
 
     async def start(self, _: web.Application | None = None) -> None:
         """Start sending (in the web server's loop), then reading the broker."""
@@ -92,35 +95,22 @@ class LiveChannel:
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sender
-        for page in list(self.pages):
-            await page.close()
+        await self.close_all()
 
     def add_to(self, app: web.Application) -> None:
         """Serve ``/live/ws`` on ``app``, started and stopped with it."""
-        app.router.add_get(LIVE_SOCKET, self.socket)
+        app.router.add_get(LIVE_SOCKET, self.handle)
         app.on_startup.append(self.start)
         app.on_shutdown.append(self.stop)
 
-    async def socket(self, request: web.Request) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is not None and not is_same_origin(origin, request.headers.get("Host", "")):
-            raise web.HTTPForbidden(text="this page's WebSocket is for this page only\n")
-        if len(self.pages) >= MAX_PAGES:
-            raise web.HTTPServiceUnavailable(text="too many pages are open\n")
-        socket = web.WebSocketResponse(max_msg_size=MAX_PAGE_MESSAGE_BYTES, heartbeat=30)
-        try:
-            await socket.prepare(request)
-        except ConnectionError:
-            return socket
-        self.pages.append(socket)
-        try:
-            await _send(socket, self._hello)
-            await _send(socket, self.message())
-            async for _ in socket:  # the page says nothing we act on
-                pass
-        finally:
-            self.pages.remove(socket)
-        return socket
+    def new_page(self, socket: web.WebSocketResponse, source: str) -> PageConnection:
+        return PageConnection(socket, source)
+
+    def hello(self, page: PageConnection) -> str:
+        return self._hello
+
+    async def opened(self, page: PageConnection) -> None:
+        page.send_text(self.message())
 
     async def _send_changes(self) -> None:
         assert self._changed is not None
@@ -132,7 +122,7 @@ class LiveChannel:
             if text != last:
                 last = text
                 for page in list(self.pages):
-                    await _send(page, text)
+                    page.send_text(text)
             await asyncio.sleep(FRAME_S)  # a burst of changes from many boards: one message
 
 
@@ -150,15 +140,12 @@ class LiveServer:
         self.channel = channel
         self.host, self.port = host, port
         self._host_names = frozenset({"localhost", *host_names, *names_in(host)})
-        folder = resources.files("firmware_host.web").joinpath("page")
-        self._files = {name: folder.joinpath(name).read_bytes() for name in PAGE_FILES}
         self._runner: web.AppRunner | None = None
         self.app = web.Application(
             client_max_size=MAX_PAGE_MESSAGE_BYTES, middlewares=[only_allowed_hosts(self._is_allowed_host)]
         )
-        self.app.router.add_get("/", self._index)
-        self.app.router.add_get("/{name}", self._file)
         channel.add_to(self.app)
+        PageFiles(index="live.html", only=PAGE_FILES).add_routes(self.app)
         self.app.on_response_prepare.append(add_security_headers)
 
     async def start(self) -> str:
@@ -173,31 +160,8 @@ class LiveServer:
     def _is_allowed_host(self, host: str) -> bool:
         return is_allowed_host(host, serving=self.host, names=self._host_names)
 
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return self._serve("live.html")
-
-    async def _file(self, request: web.Request) -> web.StreamResponse:
-        return self._serve(request.match_info["name"])
-
-    def _serve(self, name: str) -> web.StreamResponse:
-        """One of the page's files; the name only looked up, never used as a path."""
-        body = self._files.get(name)
-        if body is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=body, content_type=PAGE_FILES[name])
-
 
 def _drawing(name: str) -> dict[str, Any]:
     """What the page needs to draw a game's boards: the cells and the pieces."""
     page = load_game(name).for_page()
     return {"title": page["title"], "board": page["board"], "pieces": page["pieces"]}
-
-
-def _encoded(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
-
-
-async def _send(socket: web.WebSocketResponse, text: str) -> None:
-    if not socket.closed:
-        with contextlib.suppress(ConnectionError, RuntimeError):  # the page has just gone
-            await socket.send_str(text)

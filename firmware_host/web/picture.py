@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.games.base import HiddenPieces, Side, players_set_up, public_text
+from firmware_host.games.base import Side, public_text
 from firmware_host.web.protocol import TableActions
 from hardware.display import render
 from hardware.outputs import Screen
@@ -59,10 +59,11 @@ class Picture:
         """The recorded position's pieces as everybody sees them, for a game that hides
         pieces (none otherwise, or between games)."""
         game = self.daemon.config.game
-        if not text or not isinstance(game, HiddenPieces):
+        hidden = game.hidden
+        if not text or hidden is None:
             return {}
         if self._public_letters is None or self._public_letters[0] != text:
-            self._public_letters = (text, dict(game.public_letters(game.read_position(text))))
+            self._public_letters = (text, dict(hidden.public_letters(game.read_position(text))))
         return self._public_letters[1]
 
     def oled(self, snapshot: Snapshot, *, show_pin: bool = True) -> dict[str, Any]:
@@ -91,7 +92,7 @@ class Picture:
         """The recorded position as everybody may see it: for a game of hidden pieces,
         its public view (the record's text has every rank)."""
         game = self.daemon.config.game
-        if not text or players_set_up(game) is None:
+        if not text or game.hidden is None:
             return text
         if self._public_position is None or self._public_position[0] != text:
             self._public_position = (text, public_text(game, game.read_position(text)))

@@ -12,29 +12,35 @@ player's page too, as to the shared page.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
-from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import HiddenPieces, Side
-from firmware_host.web.access import PinAttempts, PinRefusedError, SidePins, is_same_origin
+from firmware_host.games.base import Side
+from firmware_host.web.access import PinAttempts, PinRefusedError, SidePins
+from firmware_host.web.channel import (
+    MAX_ID_CHARS,
+    Channel,
+    NotAMessageError,
+    PageConnection,
+    encoded,
+    json_value,
+    message_id,
+)
 
 if TYPE_CHECKING:
     from firmware_host.daemon import Daemon
+    from firmware_host.web.cues import SignalFeed
     from firmware_host.web.picture import Picture
 
 logger = logging.getLogger(__name__)
 
 MAX_PLAYER_MESSAGE_BYTES = 4096  # a set-up is a few hundred characters
 MAX_TEXT_CHARS = 1000
-SIGNALS_KEPT = 300  # signals a page that connects late is sent
 _FIELDS: dict[str, dict[str, bool]] = {  # each message's fields: name → required
     "side_pin": {"side": True, "pin": True},
     "resume": {"token": True},
@@ -49,61 +55,39 @@ class PlayerMessageError(NestrefError, ValueError):
     """A message from a player's page that the protocol does not have; nothing was done."""
 
 
-@dataclass
-class PlayerPage:
+@dataclass(eq=False)
+class PlayerPage(PageConnection):
     """One connected player's page."""
 
-    socket: web.WebSocketResponse
     token: str | None = None
     tries: PinAttempts = field(default_factory=PinAttempts)
-    sent: dict[str, str] = field(default_factory=dict)  # type → the last message of it sent
     signals_sent: int = 0
 
 
-class PlayerScreens:
-    """The players' own pages of one daemon's game, their PINs and their sessions."""
+class PlayerScreens(Channel[PlayerPage]):
+    """The players' own pages of one daemon's game (the channel ``/ws/player``), their
+    PINs and their sessions; ``signals``, the public signals the shared page is sent too."""
 
-    def __init__(self, daemon: Daemon, picture: Picture, *, clock: Callable[[], float]) -> None:
+    def __init__(self, daemon: Daemon, picture: Picture, signals: SignalFeed, *, clock: Callable[[], float]) -> None:
+        super().__init__(max_message_bytes=MAX_PLAYER_MESSAGE_BYTES)
         self.daemon = daemon
         self.picture = picture
         self.clock = clock
         game = daemon.config.game
-        self.is_open = isinstance(game, HiddenPieces)
+        self.is_open = game.hidden is not None
         self.pins = SidePins([side.label for side in Side] if self.is_open else [])  # (the server's PIN avoids them)
-        self.pages: list[PlayerPage] = []
-        self._signals: deque[str] = deque(maxlen=SIGNALS_KEPT)  # the last ones, as sent
-        self._signal_count = 0
+        self._signals = signals
         self._private: tuple[tuple[str, int], dict[str, str]] | None = None  # made for (game, signals)
-        daemon.subscribe(self._on_signal)
 
     def add_routes(self, app: web.Application) -> None:
-        app.router.add_get("/ws/player", self._socket)
+        app.router.add_get("/ws/player", self.handle)
 
     # -- the WebSocket --
 
-    async def _socket(self, request: web.Request) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is not None and not is_same_origin(origin, request.headers["Host"]):
-            raise web.HTTPForbidden(text="this page's WebSocket is for this page only\n")
-        socket = web.WebSocketResponse(max_msg_size=MAX_PLAYER_MESSAGE_BYTES, heartbeat=30)
-        try:
-            await socket.prepare(request)
-        except ConnectionError:
-            return socket
-        page = PlayerPage(socket)
-        self.pages.append(page)
-        try:
-            await self._send(page, self._hello(page))
-            async for incoming in socket:
-                if incoming.type is WSMsgType.TEXT:
-                    await self._answer(page, incoming.data)
-                elif incoming.type is WSMsgType.BINARY:
-                    await self._send(page, {"type": "error", "message": "messages are JSON text"})
-        finally:
-            self.pages.remove(page)
-        return socket
+    def new_page(self, socket: web.WebSocketResponse, source: str) -> PlayerPage:
+        return PlayerPage(socket, source)
 
-    def _hello(self, page: PlayerPage) -> dict[str, Any]:
+    def hello(self, page: PlayerPage) -> dict[str, Any]:
         game = self.daemon.config.game
         return {
             "type": "hello",
@@ -116,10 +100,12 @@ class PlayerScreens:
     def side_of(self, page: PlayerPage) -> str | None:
         return self.pins.side_of(page.token, self.clock())
 
-    async def _answer(self, page: PlayerPage, text: str) -> None:
-        ident = _id_of(text)
+    async def received(self, page: PlayerPage, text: str) -> None:
+        ident: int | str | None = None
         try:
-            message = _parse(text)
+            value = json_value(text)
+            ident = message_id(value)
+            message = _checked(value)
             kind = message["type"]
             if not self.is_open:
                 raise PlayerMessageError(f"{self.daemon.config.game.title} has no players' own screens")
@@ -127,13 +113,13 @@ class PlayerScreens:
             if kind == "side_pin":
                 page.token = self.pins.log_in(message["side"], message["pin"], page.tries, self.clock())
                 reply = {"type": "session", "token": page.token, "side": message["side"]}
-                await self._send(page, self._hello(page))
+                page.send(self.hello(page))
             elif kind == "resume":
                 if self.pins.side_of(message["token"], self.clock()) is None:
                     raise PinRefusedError("that session has ended: give your side's PIN again")
                 page.token = message["token"]
                 reply = {"type": "session", "token": page.token, "side": self.side_of(page)}
-                await self._send(page, self._hello(page))
+                page.send(self.hello(page))
             else:
                 side_label = self.side_of(page)
                 if side_label is None:
@@ -146,98 +132,61 @@ class PlayerScreens:
                     self.daemon.guide_setup(side)
                 else:
                     self.daemon.clear_setup(side)
+        except NotAMessageError as error:
+            ident = error.id
+            reply = {"type": "error", "message": str(error)}
         except NestrefError as error:
             reply = {"type": "error", "message": str(error)[:300]}
         if ident is not None:
             reply["id"] = ident
-        await self._send(page, reply)
-        await self.send_frame()
+        page.send(reply)
+        self.send_frame()
 
     # -- sending --
 
-    def _on_signal(self, signal: Any) -> None:
-        self._signals.append(json.dumps({"type": "signal", "kind": type(signal).__name__, "text": signal.to_text()}))
-        self._signal_count += 1
-
-    async def send_frame(self) -> None:
+    def send_frame(self) -> None:
         """What changed, to every player's page: its own side's view to a page with a
         session; the public game and signals to all."""
         if not self.pages:
             return
         snapshot = self.daemon.snapshot()
-        public = json.dumps(self.picture.game(snapshot), separators=(",", ":"))
+        public = encoded(self.picture.game(snapshot))
         private = self.private_messages(public)
         for page in list(self.pages):
-            await self._send_changed(page, "game", public)
-            unsent = min(self._signal_count - page.signals_sent, len(self._signals))
-            page.signals_sent = self._signal_count
-            for text in list(self._signals)[len(self._signals) - unsent :]:
-                await self._send_text(page, text)
+            page.send_changed("game", public)
+            for text in self._signals.since(page.signals_sent):
+                page.send_text(text)
+            page.signals_sent = self._signals.count
             label = self.side_of(page)
             if label is not None and label in private:
-                await self._send_changed(page, "private", private[label])
+                page.send_changed("private", private[label])
 
     def private_messages(self, public: str) -> dict[str, str]:
         """Each side's ``private`` message, by side: made again only when something was
         recorded or signalled since (``public``, the game as recorded, and the signals
         say so), not on every frame."""
-        key = (public, self._signal_count)
+        key = (public, self._signals.count)
         if self._private is None or self._private[0] != key:
             private: dict[str, str] = {}
             for side in Side:
                 view = self.daemon.private_view(side)
                 if view is not None:
                     fields = {**asdict(view), "side": side.label}
-                    private[side.label] = json.dumps({"type": "private", **fields}, separators=(",", ":"))
+                    private[side.label] = encoded({"type": "private", **fields})
             self._private = (key, private)
         return self._private[1]
 
-    async def close(self) -> None:
-        for page in list(self.pages):
-            await page.socket.close()
 
-    async def _send_changed(self, page: PlayerPage, kind: str, text: str) -> None:
-        if page.sent.get(kind) != text:
-            page.sent[kind] = text
-            await self._send_text(page, text)
-
-    async def _send(self, page: PlayerPage, message: Mapping[str, Any]) -> None:
-        await self._send_text(page, json.dumps(message, separators=(",", ":")))
-
-    @staticmethod
-    async def _send_text(page: PlayerPage, text: str) -> None:
-        if not page.socket.closed:
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await page.socket.send_str(text)
-
-
-def _id_of(text: str) -> int | str | None:
-    """A message's id, if it has a good one, for the reply to name even when the
-    message is refused."""
-    try:
-        message = json.loads(text)
-    except ValueError:
-        return None
-    ident = message.get("id") if isinstance(message, dict) else None
-    if isinstance(ident, bool) or not isinstance(ident, int | str) or len(str(ident)) > 40:
-        return None
-    return ident
-
-
-def _parse(text: str) -> dict[str, Any]:
-    """A player's page's message, checked whole. Raises :class:`PlayerMessageError`."""
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise PlayerMessageError("a message must be JSON") from None
+def _checked(message: Any) -> dict[str, Any]:
+    """A player's page's message (read from JSON), checked whole. Raises
+    :class:`PlayerMessageError`."""
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise PlayerMessageError("a message is a JSON object with a type")
     kind = message["type"]
     if kind not in _FIELDS:
         raise PlayerMessageError(f"unknown message type {kind[:40]!r}: expected one of {', '.join(_FIELDS)}")
-    ident = message.get("id")
-    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, int | str) or len(str(ident)) > 40):
-        raise PlayerMessageError("id: a number or a short text")
+    if message.get("id") is not None and message_id(message) is None:
+        raise PlayerMessageError(f"id: a number or a text of up to {MAX_ID_CHARS} characters")
     wanted = _FIELDS[kind]
     for name in message:
         if name not in ("type", "id") and name not in wanted:

@@ -3,13 +3,13 @@ before anything is done; and what a simulated table offers the page to act on.""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from firmware_host.errors import NestrefError
+from firmware_host.web.channel import MAX_ID_CHARS, NotAMessageError, json_value, message_id
 
 MAX_LOG_BYTES = 1024 * 1024  # the largest sensor log a page may load, or a recording grow to
 # JSON escapes a control character as \u00XX, six bytes for one: a message carrying any
@@ -107,21 +107,18 @@ class Request:
 def parse_message(text: str, *, choices: Choices) -> Request:
     """Check one message whole. Raises :class:`BadMessageError` naming what is wrong."""
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise BadMessageError("not JSON") from None
-    except RecursionError:  # the decoder's stack: nesting no message of the protocol has
-        raise BadMessageError("not a message: nested too deeply") from None
+        data = json_value(text)
+    except NotAMessageError as error:  # not JSON, or nested deeper than any message
+        raise BadMessageError(str(error), error.id) from None
     if not isinstance(data, dict):
         raise BadMessageError("a message is a JSON object")
-    ident = data.get("id")
-    good_id = (isinstance(ident, int) and not isinstance(ident, bool)) or (isinstance(ident, str) and len(ident) <= 40)
+    ident = message_id(data)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         message = f"unknown type {shown(kind)}" if isinstance(kind, str) else "no type"
-        raise BadMessageError(message, ident if good_id else None)
-    if ident is not None and not good_id:
-        raise BadMessageError("id: a number, or a text of up to 40 characters")
+        raise BadMessageError(message, ident)
+    if ident is None and data.get("id") is not None:
+        raise BadMessageError(f"id: a number, or a text of up to {MAX_ID_CHARS} characters")
     spec = _FIELDS[kind]
     extra = sorted(set(data) - set(spec) - {"type", "id"})
     if extra:

@@ -20,35 +20,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from importlib import resources
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from firmware_host.daemon import Daemon, Snapshot
 from firmware_host.daemon.buttons import BUTTON_HELP
 from firmware_host.daemon.tunes import tunes_as_json
-from firmware_host.referee.signals import Signal
 from firmware_host.web.access import (
     add_security_headers,
     address_shown,
     is_allowed_host,
     is_loopback,
-    is_same_origin,
     names_in,
     only_allowed_hosts,
     page_url,
     start_site,
 )
-from firmware_host.web.cues import CueFeed
+from firmware_host.web.channel import Channel, PageConnection, encoded
+from firmware_host.web.cues import CueFeed, SignalFeed
 from firmware_host.web.history import add_history_routes
 from firmware_host.web.picture import Picture
 from firmware_host.web.players import PlayerScreens
@@ -64,6 +61,7 @@ from firmware_host.web.protocol import (
     TableActions,
     parse_message,
 )
+from firmware_host.web.static import PageFiles
 
 logger = logging.getLogger(__name__)
 
@@ -74,27 +72,22 @@ SERVER_PIN_TRIES = 20  # wrong PINs from all pages together within SERVER_PIN_WI
 SERVER_PIN_WINDOW_S = 60.0
 SESSION_S = 12 * 3600.0  # a session lasts this long (or until the PIN changes)
 MAX_SESSIONS = 100  # the oldest session ends when more are open
-SIGNALS_KEPT = 300  # signals a page that connects late is sent
-_CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".png": "image/png",
-                  ".svg": "image/svg+xml"}  # fmt: skip
 
 
-@dataclass
-class Page:
+@dataclass(eq=False)
+class Page(PageConnection):
     """One connected page."""
 
-    socket: web.WebSocketResponse
     token: str | None = None  # its session, once it gave the PIN (or resumed a session)
     wrong_pins: int = 0  # in a row
     pins_paused_until: float = 0.0  # no PIN is taken from this page before
-    sent: dict[str, str] = field(default_factory=dict)  # type → the last message of it sent
     signals_sent: int = 0  # how many of the server's signals this page has been sent
     cues_sent: int = 0  # how many of the daemon's cues (none from before it connected)
 
 
-class WebServer:
-    """The page and its WebSocket, for one daemon; ``table`` is None on the real
-    nest (the spectator page: read-only)."""
+class WebServer(Channel[Page]):
+    """The page and its WebSocket (the channel ``/ws``), for one daemon; ``table`` is
+    None on the real nest (the spectator page: read-only)."""
 
     def __init__(
         self,
@@ -105,20 +98,20 @@ class WebServer:
         port: int = 8080,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        super().__init__(max_message_bytes=MAX_MESSAGE_BYTES if table is not None else SPECTATOR_MESSAGE_BYTES)
         self.daemon = daemon
         self.table = table
         self.host, self.port = host, port
         self.clock = clock
         self.picture = Picture(daemon, table)
         self.pin: str | None = None
-        self.players = PlayerScreens(daemon, self.picture, clock=clock)  # the players' own pages, their PINs
-        self.pages: list[Page] = []
+        self._signals = SignalFeed()  # the public signals, for the shared pages and the players' own
+        daemon.subscribe(self._signals.add)
+        self.players = PlayerScreens(daemon, self.picture, self._signals, clock=clock)  # their pages and PINs
         self._sessions: dict[str, float] = {}  # token: when it ends
         self._wrong_pins: deque[float] = deque()  # when each recent wrong PIN came, from any page
         if not is_loopback(host) and table is not None:
             self.change_pin()
-        self._signals: deque[str] = deque(maxlen=SIGNALS_KEPT)  # the last ones, as sent
-        self._signal_count = 0  # every signal so far
         self._acting = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self._frames: asyncio.Task[None] | None = None
@@ -128,20 +121,16 @@ class WebServer:
             frozenset(game.board.cells), game.lineups, tuple(daemon.config.buttons), len(game.computer_levels)
         )
         self._host_names = frozenset({"localhost", *daemon.config.web_hosts, *names_in(host)})
-        web_files = resources.files("firmware_host.web").joinpath("page")
-        self._files = {entry.name: entry for entry in web_files.iterdir() if entry.name.endswith(tuple(_CONTENT_TYPES))}
-        daemon.subscribe(self._on_signal)
         self._cues = CueFeed()
         daemon.subscribe_cues(self._cues.add)
         # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
         self.app = web.Application(
             client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[only_allowed_hosts(self.is_allowed_host)]
         )
-        self.app.router.add_get("/", self._index)
-        self.app.router.add_get("/ws", self._socket)
+        self.app.router.add_get("/ws", self.handle)
         add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
         self.players.add_routes(self.app)
-        self.app.router.add_get("/{name}", self._file)
+        PageFiles(index="index.html").add_routes(self.app)
         self.app.on_response_prepare.append(add_security_headers)
         self.app.on_startup.append(self._begin)
         self.app.on_shutdown.append(self._end)
@@ -169,9 +158,8 @@ class WebServer:
             self._frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._frames
-        for page in list(self.pages):
-            await page.socket.close()
-        await self.players.close()
+        await self.close_all()
+        await self.players.close_all()
 
     # -- HTTP --
 
@@ -182,50 +170,17 @@ class WebServer:
         (DNS rebinding) is refused."""
         return is_allowed_host(host, serving=self.host, names=self._host_names)
 
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return self._serve("index.html")
-
-    async def _file(self, request: web.Request) -> web.StreamResponse:
-        return self._serve(request.match_info["name"])
-
-    def _serve(self, name: str) -> web.StreamResponse:
-        """One of the page's files; the name only looked up, never used as a path."""
-        entry = self._files.get(name)
-        if entry is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=entry.read_bytes(), content_type=_CONTENT_TYPES["." + name.rpartition(".")[2]])
-
     # -- the WebSocket --
 
-    async def _socket(self, request: web.Request) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is not None and not is_same_origin(origin, request.headers["Host"]):
-            # Another site's page in a visitor's browser may not drive the nest.
-            raise web.HTTPForbidden(text="this page's WebSocket is for this page only\n")
-        limit = MAX_MESSAGE_BYTES if self.table is not None else SPECTATOR_MESSAGE_BYTES
-        socket = web.WebSocketResponse(max_msg_size=limit, heartbeat=30)
-        try:
-            await socket.prepare(request)
-        except ConnectionError:  # the page went away during the handshake
-            logger.debug("a page left during the WebSocket handshake")
-            return socket
-        page = Page(socket, cues_sent=self._cues.count)
-        self.pages.append(page)
-        try:
-            await self._send(page, self._hello(page))
-            for kind, text in self._snapshot(page):
-                await self._send_changed(page, kind, text)
-            await self._send_signals(page)
-            async for incoming in socket:
-                if incoming.type is WSMsgType.TEXT:
-                    await self._answer(page, incoming.data)
-                elif incoming.type is WSMsgType.BINARY:
-                    await self._send(page, {"type": "error", "message": "messages are JSON text"})
-        finally:
-            self.pages.remove(page)
-        return socket
+    def new_page(self, socket: web.WebSocketResponse, source: str) -> Page:
+        return Page(socket, source, cues_sent=self._cues.count)
 
-    def _hello(self, page: Page) -> dict[str, Any]:
+    async def opened(self, page: Page) -> None:
+        for kind, text in self._snapshot(page):
+            page.send_changed(kind, text)
+        self._send_signals(page)
+
+    def hello(self, page: Page) -> dict[str, Any]:
         return {
             "type": "hello",
             "mode": "sim" if self.table is not None else "spectator",
@@ -258,47 +213,47 @@ class WebServer:
     def _sees_pin(self, page: Page) -> bool:
         return self.pin is None or self.may_act(page)
 
-    async def _answer(self, page: Page, text: str) -> None:
+    async def received(self, page: Page, text: str) -> None:
         try:
             request = parse_message(text, choices=self._choices)
         except BadMessageError as error:
             refusal: dict[str, Any] = {"type": "error", "message": _cut(str(error))}
             if error.id is not None:
                 refusal["id"] = error.id
-            await self._send(page, refusal)
+            page.send(refusal)
             return
         reply: dict[str, Any] = {"type": "ack", "id": request.id}
         try:
             if self.table is None:
                 raise ActionError("this page is read-only: the game is played on the nest")
             if request.type in NOT_ACTIONS:
-                await self._authenticate(page, request)
+                self._authenticate(page, request)
                 if request.type == "pin":
                     reply = {"type": "session", "token": page.token, "id": request.id}
             elif not self.may_act(page):
                 had_session, page.token = page.token is not None, None
                 if had_session:  # it ended (it expired, or the PIN changed): the page is told
-                    await self._send(page, self._hello(page))
+                    page.send(self.hello(page))
                     raise ActionError("the session has ended: give the PIN shown on the OLED again")
                 raise ActionError("give the PIN shown on the OLED first")
             elif request.type == "new_pin":
                 if self.pin is None:
                     raise ActionError("no PIN here: the simulator serves this machine only")
-                await self._renew_pin(page)
+                self._renew_pin(page)
                 reply = {"type": "session", "token": page.token, "id": request.id}
             else:
                 async with self._acting:
                     extra = await self.table.act(request.type, request.fields)
                 if extra is not None:  # for this page alone (a recording to save)
-                    await self._send(page, extra)
+                    page.send(extra)
         except ActionError as error:
             reply = {"type": "error", "message": _cut(str(error)), "id": request.id}
         if reply.get("id") is None:
             reply.pop("id", None)
-        await self._send(page, reply)
-        await self._send_frame()  # what the act changed, at once
+        page.send(reply)
+        self._send_frame()  # what the act changed, at once
 
-    async def _authenticate(self, page: Page, request: Request) -> None:
+    def _authenticate(self, page: Page, request: Request) -> None:
         """A ``pin`` or ``resume``: the page may act from now on. Raises
         :class:`ActionError` for a wrong PIN, an ended session, or a page (or a
         server) that must wait after too many wrong PINs."""
@@ -326,7 +281,7 @@ class WebServer:
                 raise ActionError("wrong PIN")
             page.wrong_pins = 0
             page.token = self._new_session(now)
-        await self._send(page, self._hello(page))
+        page.send(self.hello(page))
 
     def _new_session(self, now: float) -> str:
         for token, ends in list(self._sessions.items()):
@@ -352,25 +307,19 @@ class WebServer:
         self.daemon.show_pin(pin)  # on the OLED, for the players at the nest to tell
         return pin
 
-    async def _renew_pin(self, page: Page) -> None:
+    def _renew_pin(self, page: Page) -> None:
         """``new_pin``: every other page must give the new PIN; ``page`` keeps acting."""
         self.change_pin()
         page.token = self._new_session(self.clock())
         for other in list(self.pages):
-            await self._send(other, self._hello(other))
+            other.send(self.hello(other))
 
     # -- sending --
 
-    def _on_signal(self, signal: Signal) -> None:
-        message = {"type": "signal", "kind": type(signal).__name__, "text": signal.to_text()}
-        self._signals.append(json.dumps(message, separators=(",", ":")))
-        self._signal_count += 1
-
-    async def _send_signals(self, page: Page) -> None:
-        unsent = min(self._signal_count - page.signals_sent, len(self._signals))
-        page.signals_sent = self._signal_count
-        for text in list(self._signals)[len(self._signals) - unsent :]:
-            await self._send_text(page, text)
+    def _send_signals(self, page: Page) -> None:
+        for text in self._signals.since(page.signals_sent):
+            page.send_text(text)
+        page.signals_sent = self._signals.count
 
     def _snapshot(self, page: Page | None = None) -> list[tuple[str, str]]:
         """What ``page`` is to be shown now, as (type, text) messages; without a page,
@@ -387,21 +336,21 @@ class WebServer:
             messages.append(snapshot.remote.to_json())
         if self.table is not None:
             messages += [self.table.replay_message(), self.table.recording_message()]
-        return [(message["type"], _encoded(message)) for message in messages]
+        return [(message["type"], encoded(message)) for message in messages]
 
     def _oled_message(self, snapshot: Snapshot, show_pin: bool) -> tuple[str, str]:
-        return "oled", _encoded(self.picture.oled(snapshot, show_pin=show_pin))
+        return "oled", encoded(self.picture.oled(snapshot, show_pin=show_pin))
 
     async def _send_frames(self) -> None:
         while True:
             await asyncio.sleep(FRAME_S)
             try:
-                await self._send_frame()
-                await self.players.send_frame()
-            except Exception:  # a page's broken socket must not end the updates for the others
+                self._send_frame()
+                self.players.send_frame()
+            except Exception:  # a bug of ours: logged, and the next frame sent all the same
                 logger.exception("sending to the pages failed")
 
-    async def _send_frame(self) -> None:
+    def _send_frame(self) -> None:
         """What changed, to every page: each message encoded once, whoever it goes to."""
         if not self.pages:
             return
@@ -412,30 +361,12 @@ class WebServer:
             sees_pin = self._sees_pin(page)
             if sees_pin not in oleds:
                 oleds[sees_pin] = self._oled_message(snapshot, sees_pin)
-            await self._send_signals(page)
+            self._send_signals(page)
             for text in self._cues.since(page.cues_sent):
-                await self._send_text(page, text)
+                page.send_text(text)
             page.cues_sent = self._cues.count
             for kind, text in [*common, oleds[sees_pin]]:
-                await self._send_changed(page, kind, text)
-
-    async def _send_changed(self, page: Page, kind: str, text: str) -> None:
-        if page.sent.get(kind) != text:
-            page.sent[kind] = text
-            await self._send_text(page, text)
-
-    async def _send(self, page: Page, message: Mapping[str, Any]) -> None:
-        await self._send_text(page, _encoded(message))
-
-    @staticmethod
-    async def _send_text(page: Page, text: str) -> None:
-        if not page.socket.closed:
-            with contextlib.suppress(ConnectionError, RuntimeError):  # the page has just gone
-                await page.socket.send_str(text)
-
-
-def _encoded(message: Mapping[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+                page.send_changed(kind, text)
 
 
 def _cut(message: str) -> str:
