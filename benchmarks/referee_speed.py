@@ -37,10 +37,10 @@ from pathlib import Path
 from benchmarks.stats import percentile
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import GameSet, Nest, Position, Side
+from firmware_host.recorder.store import GameStore
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.sensor_log import SensorEvent
 from firmware_host.referee.signals import MoveAccepted
-from firmware_host.referee.store import GameStore
 from tests.hand_model import Hand, play_game, poll, random_moves
 
 MEDIAN_BUDGET_MS = 0.2

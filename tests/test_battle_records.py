@@ -11,11 +11,11 @@ import re
 import pytest
 
 from firmware_host.games.base import OWN_SETUPS, Side
+from firmware_host.recorder.service import RefereeService
+from firmware_host.recorder.store import GameStore
 from firmware_host.records import RecordError, read_records, write_records
 from firmware_host.referee.referee import Settings
-from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import MoveAccepted
-from firmware_host.referee.store import GameStore
 from tests.battle_helpers import FIELD, GAME, BattleNest, random_setup
 from tests.test_referee_players_setup import play
 

@@ -9,11 +9,11 @@ from typing import Any
 from firmware_host.clocks import GameClock, TimeControl
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Nest, Outcome, Position, Side
+from firmware_host.recorder.service import RefereeService
+from firmware_host.recorder.store import GameStore
 from firmware_host.records import TIME
 from firmware_host.referee.referee import Settings
-from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import GameOver, Signal
-from firmware_host.referee.store import GameStore
 from tests.helpers import play as play_moves
 
 GAME = CuckooGame(Nest.default())

@@ -26,8 +26,8 @@ from firmware_host.daemon.presenter import View
 from firmware_host.daemon.tunes import Cue
 from firmware_host.errors import HardwareError
 from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
+from firmware_host.recorder.store import GameStore
 from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
-from firmware_host.referee.store import GameStore
 from hardware.display import open_oled
 from hardware.errors import DeviceError
 from hardware.lights import CellLights

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, Press
 from firmware_host.games.cuckoo.rules import Move, Position, Side
+from firmware_host.recorder.store import GameStore
 from firmware_host.records import Played, write_records
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.signals import MoveAccepted, Signal
-from firmware_host.referee.store import GameStore
 from hardware.outputs import Blink
 from tests.test_computer_at_the_nest import COMPUTER_WAIT_S, make
 from tests.test_daemon import Rig, play_c3_c4

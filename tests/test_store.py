@@ -10,8 +10,9 @@ import pytest
 
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Outcome, Position, Side, WinCondition
+from firmware_host.recorder.service import RefereeService
+from firmware_host.recorder.store import SCHEMA_VERSION, GameStore, StorageTrouble, StorageUnavailableError, StoreError
 from firmware_host.referee.referee import Settings
-from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import (
     CorrectionNeeded,
     GameStarted,
@@ -20,7 +21,6 @@ from firmware_host.referee.signals import (
     Signal,
     TurnStarted,
 )
-from firmware_host.referee.store import SCHEMA_VERSION, GameStore, StorageTrouble, StorageUnavailableError, StoreError
 from tests.helpers import play as play_moves
 from tests.helpers import setup
 

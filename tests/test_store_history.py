@@ -13,6 +13,14 @@ from hypothesis import HealthCheck, given, settings
 
 from firmware_host.games import load_game
 from firmware_host.games.base import Side
+from firmware_host.recorder.store import (
+    SCHEMA_VERSION,
+    GameStore,
+    StorageTrouble,
+    StorageUnavailableError,
+    StoreError,
+    UnknownGameError,
+)
 from firmware_host.records import (
     TIME,
     Comment,
@@ -25,14 +33,6 @@ from firmware_host.records import (
     write_record,
 )
 from firmware_host.referee.signals import GameAbandoned, GameOver, GameStarted, MoveAccepted, TakenBack
-from firmware_host.referee.store import (
-    SCHEMA_VERSION,
-    GameStore,
-    StorageTrouble,
-    StorageUnavailableError,
-    StoreError,
-    UnknownGameError,
-)
 from tests.records_helpers import records
 
 GAME = load_game("cuckoo")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from firmware_host.cli.parser import build_parser
 from firmware_host.errors import HardwareError, NestrefError
 from firmware_host.files import printable
-from firmware_host.referee.store import StorageUnavailableError
+from firmware_host.recorder.store import StorageUnavailableError
 
 __all__ = ["build_parser", "main"]
 

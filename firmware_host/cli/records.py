@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from firmware_host.errors import NestrefError
 from firmware_host.files import printable, reason, write_text
+from firmware_host.recorder.history import result_words
+from firmware_host.recorder.store import GameStore, GameSummary
 from firmware_host.records import MAX_FILE_BYTES, read_records, write_records
-from firmware_host.referee.history import result_words
-from firmware_host.referee.store import GameStore, GameSummary
 
 if TYPE_CHECKING:
     from firmware_host.daemon.config import Config

@@ -14,11 +14,11 @@ from firmware_host.cli.game import game_of, result_text, start_of
 from firmware_host.errors import NestrefError
 from firmware_host.files import reason
 from firmware_host.games.base import Game, Position, Side
+from firmware_host.recorder.service import RefereeService
+from firmware_host.recorder.store import GameStore
 from firmware_host.referee.referee import Settings
 from firmware_host.referee.sensor_log import SensorLogStream, decoded_lines, stream_sensor_log
-from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import Signal
-from firmware_host.referee.store import GameStore
 
 
 def run_referee(args: argparse.Namespace, out: TextIO) -> None:

@@ -21,7 +21,7 @@ from firmware_host.referee.referee import Mode
 
 if TYPE_CHECKING:
     from firmware_host.daemon.presenter import Presenter
-    from firmware_host.referee.service import RefereeService
+    from firmware_host.recorder.service import RefereeService
 
 
 class Press(Enum):

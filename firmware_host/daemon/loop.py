@@ -37,12 +37,12 @@ from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
 from firmware_host.daemon.switches import SwitchMap
 from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up, public_view
+from firmware_host.recorder.service import RefereeService
+from firmware_host.recorder.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
 from firmware_host.records import GameRecord
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.sensor_log import SensorLogHeader
-from firmware_host.referee.service import RefereeService
 from firmware_host.referee.signals import GameStarted, SetupProgress, SetupState, Signal
-from firmware_host.referee.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
 from firmware_host.remote.kept import kept_path, nest_name
 from hardware.buttons import PinButtons
 from hardware.sensors import Crossing, ScanUpdate
@@ -510,8 +510,8 @@ class Daemon:
 
     def past_game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` of the record as a game record (what ``nestref export``
-        writes). Raises :class:`~firmware_host.referee.store.UnknownGameError`,
-        :class:`~firmware_host.referee.store.StoreError` and
+        writes). Raises :class:`~firmware_host.recorder.store.UnknownGameError`,
+        :class:`~firmware_host.recorder.store.StoreError` and
         :class:`StorageUnavailableError`."""
         if self._store is None:
             raise StorageUnavailableError("the game record is not open yet")

@@ -58,7 +58,7 @@ from firmware_host.remote.session import (
 )
 
 if TYPE_CHECKING:
-    from firmware_host.referee.service import RefereeService
+    from firmware_host.recorder.service import RefereeService
     from firmware_host.remote.broker import BrokerSettings
     from firmware_host.remote.player import RemotePlayer
 

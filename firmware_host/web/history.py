@@ -25,9 +25,9 @@ from aiohttp import web
 from firmware_host.daemon import Daemon
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Position
+from firmware_host.recorder.history import GameSummary, result_words
+from firmware_host.recorder.store import StorageUnavailableError, UnknownGameError
 from firmware_host.records import GameRecord, write_records
-from firmware_host.referee.history import GameSummary, result_words
-from firmware_host.referee.store import StorageUnavailableError, UnknownGameError
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, GameSet, Position, Side
-from firmware_host.referee.history import GameSummary, History
-from firmware_host.referee.record_layout import (
+from firmware_host.recorder.history import GameSummary, History
+from firmware_host.recorder.record_layout import (
     MIGRATIONS,
     SCHEMA,
     SCHEMA_VERSION,

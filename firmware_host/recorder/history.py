@@ -1,6 +1,6 @@
 """The history in the game record: every game listed, one read back as a game record,
 a record file's games imported (``docs/game-records.md``). A part of
-:class:`~firmware_host.referee.store.GameStore`, kept apart: what the referee writes as
+:class:`~firmware_host.recorder.store.GameStore`, kept apart: what the referee writes as
 it plays is in ``store.py``, what is read or imported afterwards here.
 
 Games imported from a record file are kept with ids below zero, the referee's own from
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game
+from firmware_host.recorder.record_layout import StorageUnavailableError, StoreError, UnknownGameError
 from firmware_host.records import (
     ABANDONED,
     DRAW,
@@ -30,7 +31,6 @@ from firmware_host.records import (
     check_record,
     is_lenient,
 )
-from firmware_host.referee.record_layout import StorageUnavailableError, StoreError, UnknownGameError
 
 
 @dataclass(frozen=True)

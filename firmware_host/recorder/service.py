@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 
 from firmware_host.clocks import ClockError, GameClock, TimeControl
 from firmware_host.games.base import Game, Move, Position, Side
+from firmware_host.recorder.store import GameStore, StorageTrouble, StorageUnavailableError
 from firmware_host.referee.referee import Referee, Settings
 from firmware_host.referee.signals import (
     Corrected,
@@ -33,7 +34,6 @@ from firmware_host.referee.signals import (
     Signal,
     TakenBack,
 )
-from firmware_host.referee.store import GameStore, StorageTrouble, StorageUnavailableError
 
 Announce = Callable[[Signal], None]
 
