@@ -210,6 +210,8 @@ class CuckooComputer:
 def _choice(result: SearchResult) -> ComputerChoice:
     facts = {
         "score": result.score_text(),
+        # what a score that is not a proved end counts: `nestref analyse` prints it beside the score
+        "unit": "" if result.plies_to_end is not None else "moves ahead in the cuckoos' race, for the side to move",
         "depth": str(result.depth),
         "nodes": str(result.nodes),
         "time": f"{result.seconds or 0.0:.2f} s",
