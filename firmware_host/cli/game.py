@@ -298,6 +298,8 @@ def _ask_move(game: Game, position: Position, ask: Callable[[str], str | None], 
             continue
         illegal = position.check_move(move)
         if illegal is not None:
-            print(illegal, file=out)
+            # Two cells typed are read as the move between them: say so, or "c3c4" comes back as "c3xc4".
+            read_as = "" if text == str(move).lower() else f" (you typed {text}: read as {move})"
+            print(f"{illegal}{read_as}", file=out)
             continue
         return move
