@@ -76,6 +76,7 @@ class PlayerScreens(Channel[PlayerPage]):
         *,
         clock: Callable[[], float],
         pins_file: Path | None = None,
+        pin_from: str = "",
     ) -> None:
         super().__init__(max_message_bytes=MAX_PLAYER_MESSAGE_BYTES)
         self.daemon = daemon
@@ -85,6 +86,7 @@ class PlayerScreens(Channel[PlayerPage]):
         self.is_open = game.hidden is not None
         # Kept in pins_file, if given (the nest: they survive a restart); the server's PIN avoids them.
         self.pins = SidePins([side.label for side in Side] if self.is_open else [], pins_file=pins_file)
+        self.pin_from = pin_from  # where a player finds their side's PIN, in words, for the screen to say
         self._signals = signals
         self._private: tuple[tuple[str, int], dict[str, str]] | None = None  # made for (game, signals)
 
@@ -102,6 +104,7 @@ class PlayerScreens(Channel[PlayerPage]):
             "type": "hello",
             "open": self.is_open,
             "side": self.side_of(page),
+            "pin_from": self.pin_from,
             "game": game.for_page(),
             "geometry": self.picture.geometry(),
         }

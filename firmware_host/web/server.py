@@ -33,6 +33,7 @@ from firmware_host.daemon import Daemon, Snapshot
 from firmware_host.daemon.buttons import BUTTON_HELP
 from firmware_host.daemon.tunes import tunes_as_json
 from firmware_host.web.access import (
+    Handler,
     PinGuard,
     PinRefusedError,
     Sessions,
@@ -70,6 +71,11 @@ logger = logging.getLogger(__name__)
 
 FRAME_S = 0.05  # what changed is sent at most this often
 SIMULATOR = "the simulator"  # what the simulator's PIN opens (PinGuard's and Sessions' target)
+PIN_FROM_THE_NEST = (
+    "Your side's PIN is on the nest's OLED while you hold two buttons together:"
+    " confirm and take back for red, confirm and switch for blue."
+)
+PIN_FROM_THE_SIMULATOR = "Your side's PIN was printed by nestref sim, in the terminal that started it."
 
 
 @dataclass(eq=False)
@@ -105,7 +111,14 @@ class WebServer(Channel[Page]):
         self._signals = SignalFeed()  # the public signals, for the shared pages and the players' own
         daemon.subscribe(self._signals.add)
         # The players' pages and PINs (kept in pins_file: the nest's survive a restart).
-        self.players = PlayerScreens(daemon, self.picture, self._signals, clock=clock, pins_file=pins_file)
+        self.players = PlayerScreens(
+            daemon,
+            self.picture,
+            self._signals,
+            clock=clock,
+            pins_file=pins_file,
+            pin_from=PIN_FROM_THE_NEST if table is None else PIN_FROM_THE_SIMULATOR,
+        )
         self._sessions = Sessions()
         self._guard = PinGuard()
         if not is_loopback(host) and table is not None:
@@ -122,8 +135,10 @@ class WebServer(Channel[Page]):
         self._cues = CueFeed()
         daemon.subscribe_cues(self._cues.add)
         # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
+        self.is_shared_with_network = table is not None or daemon.config.spectators_on_network
         self.app = web.Application(
-            client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[only_allowed_hosts(self.is_allowed_host)]
+            client_max_size=SPECTATOR_MESSAGE_BYTES,
+            middlewares=[only_allowed_hosts(self.is_allowed_host), self._only_players_from_elsewhere],
         )
         self.app.router.add_get("/ws", self.handle)
         add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
@@ -168,6 +183,20 @@ class WebServer(Channel[Page]):
         (DNS rebinding) is refused."""
         return is_allowed_host(host, serving=self.host, names=self._host_names)
 
+    @web.middleware
+    async def _only_players_from_elsewhere(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """On the nest (``nestref run --web``), unless ``[web] spectators_on_network``:
+        the shared page, its socket and the history for this machine alone; the
+        players' own screens (``player.html``, ``/ws/player`` and the page's code) for
+        every machine that reaches the port."""
+        from_elsewhere = not is_loopback(source_of(request.remote or ""))
+        if from_elsewhere and not self.is_shared_with_network and not is_for_players(request.path):
+            raise web.HTTPForbidden(
+                text="the shared page is for this machine only ([web] spectators_on_network = true opens it);"
+                " the players' own screens are at /player.html\n"
+            )
+        return await handler(request)
+
     # -- the WebSocket --
 
     def new_page(self, socket: web.WebSocketResponse, source: str) -> Page:
@@ -209,7 +238,9 @@ class WebServer(Channel[Page]):
         return self._sessions.target_of(page.token, self.clock()) == SIMULATOR
 
     def _sees_pin(self, page: Page) -> bool:
-        return self.pin is None or self.may_act(page)
+        """Whether ``page`` is sent the OLED as drawn, a PIN on it included: on the nest
+        never (a side's own PIN may be on it: the spectators get the public screen)."""
+        return self.table is not None and (self.pin is None or self.may_act(page))
 
     async def received(self, page: Page, text: str) -> None:
         try:
@@ -341,6 +372,19 @@ class WebServer(Channel[Page]):
             page.cues_sent = self._cues.count
             for kind, text in [*common, oleds[sees_pin]]:
                 page.send_changed(kind, text)
+
+
+def is_for_players(path: str) -> bool:
+    """Whether ``path`` is one of what a player's own screen needs: ``player.html``, its
+    socket, and the page's code and pictures (no page, no data).
+
+    >>> [is_for_players(p) for p in ("/player.html", "/ws/player", "/socket.js", "/", "/ws", "/index.html")]
+    [True, True, True, False, False, False]
+    """
+    if path in ("/player.html", "/ws/player"):
+        return True
+    name = path[1:]
+    return "/" not in name and name.rpartition(".")[2] in ("js", "css", "png", "svg")
 
 
 def _cut(message: str) -> str:
