@@ -24,7 +24,8 @@ from firmware_host.daemon.oled_words import (
     listed,
     strike_lines,
 )
-from firmware_host.daemon.remote_play import RemoteShown, RemoteStage
+from firmware_host.daemon.remote_shown import RemoteShown, RemoteStage
+from firmware_host.daemon.statuses import Gathered
 from firmware_host.games.base import Game, Move, Outcome, Side
 from firmware_host.referee.signals import (
     ComputerMove,
@@ -122,6 +123,17 @@ class Presenter:
     strike_made: bool = False  # ...and whether the nest has shown it made
     remote: RemoteShown | None = None  # remote play, with a [broker] (the remote side is in computers)
     _start: str = ""  # the game's first position
+
+    def take(self, parts: Gathered) -> None:
+        """What the daemon's parts report now (their statuses, gathered by the loop): the
+        inputs that are not the referee's signals."""
+        self.address, self.pin = parts.page.address, parts.page.pin
+        self.storage_ok, self.storage_trouble = parts.record.saved, parts.record.trouble
+        self.clock = parts.clock.times
+        self.computers, self.computer_level = parts.players.computers, parts.players.level
+        self.hint_wanted, self.hint = parts.hint.wanted, parts.hint.move
+        self.sensors_connected, self.notice = parts.sensors.connected, parts.sensors.notice
+        self.remote = parts.remote
 
     def apply(self, signal: Signal) -> None:
         """Take in one signal."""

@@ -27,18 +27,17 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware_host.daemon.buttons import ButtonAction, Press
+from firmware_host.daemon.remote_shown import RemoteShown, RemoteStage
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Move, Position, Side
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.signals import GameOver, MoveAccepted, Signal
 from firmware_host.remote.kept import KeptSetError, read_kept, write_kept
-from firmware_host.remote.messages import CODE_ALPHABET, CODE_LENGTH, Ending, MessageError, ProposalKind
+from firmware_host.remote.messages import CODE_ALPHABET, CODE_LENGTH, Ending, MessageError
 from firmware_host.remote.seat import RemoteSeat
 from firmware_host.remote.session import (
     Desynced,
@@ -69,50 +68,6 @@ TICK_S = 1.0  # the session's resends and heartbeats, and the link's "since" on 
 
 class RemotePlayError(NestrefError, ValueError):
     """What a player asked of remote play cannot be done now; the message says why."""
-
-
-class RemoteStage(Enum):
-    UNPAIRED = "unpaired"  # no game offered or joined
-    ENTERING = "entering"  # a game's code being chosen on the buttons
-    OFFERING = "offering"  # a code shown, waiting for the other nest to join
-    JOINING = "joining"  # a code given, waiting for its offer
-    PLAYING = "playing"
-    SET_OVER = "set over"
-    DESYNC = "desync"  # the records disagree: play stopped on both nests
-
-
-@dataclass(frozen=True)
-class RemoteShown:
-    """Remote play as the nest shows it, at one moment."""
-
-    stage: RemoteStage
-    code: str = ""  # the game's code; while entering, the characters taken so far
-    choosing: str = ""  # while entering: the character the switch button points at
-    side: Side | None = None  # the side this nest plays
-    link: str = ""  # "link up", "link lost 1:05", "other nest away 0:12"
-    is_link_up: bool = False
-    is_waiting_for_copy: bool = False  # our move made here, not yet copied there
-    their_proposal: ProposalKind | None = None  # to answer: confirm yes, switch no
-    our_proposal: ProposalKind | None = None  # waiting for their answer
-    desync: str = ""
-    said: str = ""  # the last thing the other side said (a draw declined, a take back agreed)
-
-    def to_json(self) -> dict[str, Any]:
-        """For the page (``page/remote.js``)."""
-        return {
-            "type": "remote",
-            "stage": self.stage.value,
-            "code": self.code,
-            "choosing": self.choosing,
-            "side": self.side.label if self.side is not None else None,
-            "link": self.link,
-            "link_up": self.is_link_up,
-            "waiting_for_copy": self.is_waiting_for_copy,
-            "their_proposal": self.their_proposal.value if self.their_proposal else None,
-            "our_proposal": self.our_proposal.value if self.our_proposal else None,
-            "desync": self.desync,
-            "said": self.said,
-        }
 
 
 class Nest(Protocol):

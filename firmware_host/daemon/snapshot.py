@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from firmware_host.daemon.presenter import View
-from firmware_host.daemon.remote_play import RemoteShown
+from firmware_host.daemon.remote_shown import RemoteShown
 from firmware_host.games.base import Move, Side
 from hardware.outputs import Screen
 
