@@ -29,9 +29,12 @@ from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.diagnostics import boot_checks
+from firmware_host.daemon.lights import cells as lit_cells
+from firmware_host.daemon.lights import lights as lit_lights
 from firmware_host.daemon.outputs import Outputs
-from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.presenter import Scene, View
 from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
+from firmware_host.daemon.screens import screen
 from firmware_host.daemon.sensor_logs import SensorLogs
 from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
 from firmware_host.daemon.switches import SwitchMap
@@ -83,7 +86,7 @@ class Daemon:
         self.devices = devices
         self.clock = clock
         self.wall_clock = wall_clock
-        self.presenter = Presenter(
+        self.scene = Scene(  # what the outputs show: replaced whole, by the signals and the parts
             config.game,
             address=address,
             computers=config.referee.computers,
@@ -290,14 +293,14 @@ class Daemon:
         if self.service is not None and not self._paused:
             self._publish(self.service.tick(now))
             saved = (self.service.storage_ok, self.service.storage_trouble.value)
-            if saved != (self.presenter.storage_ok, self.presenter.storage_trouble):
-                self.presenter.storage_ok, self.presenter.storage_trouble = saved
+            if saved != (self.scene.storage_ok, self.scene.storage_trouble):
+                self.scene = dataclasses.replace(self.scene, storage_ok=saved[0], storage_trouble=saved[1])
                 self._show()
             if self.service.low_time(now) is not None:
                 self._sound(Cue.LOW_TIME)
             clock = self.service.clock_display(now)
-            if clock != self.presenter.clock:  # a game with a clock: its time, every second
-                self.presenter.clock = clock
+            if clock != self.scene.clock:  # a game with a clock: its time, every second
+                self.scene = dataclasses.replace(self.scene, clock=clock)
                 self._show()
         self._set_up_computers()
         self._drive_computer()
@@ -312,7 +315,7 @@ class Daemon:
         for update in updates:  # (the matrix hands the last report again when nothing changed: ``is``)
             if update.flickered or (update.closed is not closed and update.closed != closed):
                 return False
-        return self._commands.empty() and self.devices.switches.connected == self.presenter.sensors_connected
+        return self._commands.empty() and self.devices.switches.connected == self.scene.sensors_connected
 
     def _next_due(self, now: int) -> float:
         """Until when (referee ms) turns may be quiet: the first time something is due
@@ -395,14 +398,14 @@ class Daemon:
         service = self.service
         referee = service.referee if service is not None else None
         position = referee.position if referee is not None else None
-        if referee is None or position is None or referee.mode is not Mode.PLAYING or self.presenter.question:
+        if referee is None or position is None or referee.mode is not Mode.PLAYING or self.scene.question:
             raise CommandError("a hint is for a person's turn in a game")
         if position.turn in referee.computers:
             raise CommandError("it is the computer's turn: it needs no hint")
-        if self.presenter.hint is not None or self._hint_for == position.move_stack:
+        if self.scene.hint is not None or self._hint_for == position.move_stack:
             return  # given, or on its way
         self._hint_for = position.move_stack
-        self.presenter.hint_wanted = True
+        self.scene = dataclasses.replace(self.scene, hint_wanted=True)
         logger.info("a hint is asked for", extra={"fields": {"side": position.turn.label}})
         self._show()
 
@@ -428,7 +431,7 @@ class Daemon:
         self.computer.delivered()
         self._hint_for = None
         service.hint_shown(history)
-        self.presenter.hint_wanted, self.presenter.hint = False, result.move
+        self.scene = dataclasses.replace(self.scene, hint_wanted=False, hint=result.move)
         logger.info("hint: %s", result.move, extra={"fields": dict(result.facts)})
         self._show()
 
@@ -439,8 +442,8 @@ class Daemon:
         exist."""
         if level_number is not None:
             self.computer.set_level(level_number)
-            self.presenter.computer_level = level_number
-        self.presenter.computers = computers
+            self.scene = dataclasses.replace(self.scene, computer_level=level_number)
+        self.scene = dataclasses.replace(self.scene, computers=computers)
         if self.service is not None:
             self._publish(self.service.set_computers(computers, self.now_ms()))
         logger.info(
@@ -461,8 +464,8 @@ class Daemon:
         if self.service is not None and not self._paused:
             self._publish(self.remote.turn(self.service, now))
         shown = self.remote.shown_if_changed()
-        if shown is not None and shown != self.presenter.remote:
-            self.presenter.remote = shown
+        if shown is not None and shown != self.scene.remote:
+            self.scene = dataclasses.replace(self.scene, remote=shown)
             self._show()
 
     def remote_action(self, kind: str, fields: dict[str, Any]) -> None:
@@ -484,8 +487,8 @@ class Daemon:
     def _check_link(self) -> None:
         """A serial scanner may come and go (a pulled cable): say so on the OLED."""
         connected = self.devices.switches.connected
-        if connected != self.presenter.sensors_connected:
-            self.presenter.sensors_connected = connected
+        if connected != self.scene.sensors_connected:
+            self.scene = dataclasses.replace(self.scene, sensors_connected=connected)
             (logger.info if connected else logger.warning)("sensors %s", "connected" if connected else "not connected")
             self._show()
 
@@ -542,43 +545,49 @@ class Daemon:
 
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""
-        presenter, devices = self.presenter, self.devices
+        scene, devices = self.scene, self.devices
         display = devices.display
-        recorded = self.recorded_game() if presenter.view not in (View.STARTING, View.SETUP) else None
+        recorded = self.recorded_game() if scene.view not in (View.STARTING, View.SETUP) else None
         service = self.service
         referee = service.referee if service is not None else None
-        playing = presenter.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
+        playing = scene.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
         if display is None:
             frames, image = 0, None
         else:  # luma's dummy device keeps the frame it was sent; a real one does not
             sent = getattr(display.device, "image", None)
             frames, image = display.frames, display.image if sent is None else sent
         game = GameShown(
-            number=presenter.number,
-            to_move=presenter.side if playing else None,
+            number=scene.number,
+            to_move=scene.side if playing else None,
             moves=tuple(recorded.moves) if recorded is not None else (),
             waiting=tuple(str(move) for move in self.waiting_moves()),
-            saved=presenter.storage_ok,
-            score=presenter.score,
+            saved=scene.storage_ok,
+            score=scene.score,
             position=recorded.position if recorded is not None else "",
             lineup=referee.lineup if referee is not None else self.config.lineup,
-            computers=presenter.computers,
-            level=presenter.computer_level,
-            thinking=presenter.thinking and playing,
-            computer_move=presenter.computer_move if playing else None,
-            clock=presenter.clock,
+            computers=scene.computers,
+            level=scene.computer_level,
+            thinking=scene.thinking and playing,
+            computer_move=scene.computer_move if playing else None,
+            clock=scene.clock,
+            hint=scene.hint if playing else None,
+            is_hint_wanted=scene.hint_wanted and playing,
         )
         return Snapshot(
-            view=presenter.view,
-            screen=(display.screen if display is not None and display.screen else None) or presenter.screen(),
-            public_screen=presenter.screen(show_pin=False),
+            view=scene.view,
+            screen=(display.screen if display is not None and display.screen else None) or screen(scene),
+            public_screen=screen(scene, show_pin=False),
             oled_frames=frames,
             oled_image=image,
             status_lights=devices.status_lights.lit() if devices.status_lights is not None else {},
             cell_lights=frozenset(devices.cell_lights.lit()) if devices.cell_lights is not None else frozenset(),
             game=game,
             findings=tuple(self.findings),
-            remote=presenter.remote,
+            remote=scene.remote,
+            lights=lit_lights(scene),
+            cells=lit_cells(scene),
+            question=scene.question,
+            answer=scene.answer,
         )
 
     # -- the players' own screens (a game that hides pieces) -----------------------------
@@ -616,7 +625,7 @@ class Daemon:
         if game is None or self.service is None or self._paused:
             return
         for side in self._computer_sides_to_set_up():
-            setup = game.computer_setup(side, self._seed + self.presenter.number)
+            setup = game.computer_setup(side, self._seed + self.scene.number)
             try:
                 self._publish(self.service.give_setup(setup, self.now_ms()))
             except CommandError as error:
@@ -629,7 +638,7 @@ class Daemon:
         """The computer's sides the referee waits for a set-up of."""
         return [
             side
-            for side in self.presenter.computers
+            for side in self.scene.computers
             if (progress := self._setup_progress.get(side)) is not None and progress.state is SetupState.WAITING
         ]
 
@@ -652,7 +661,7 @@ class Daemon:
         referee = self.service.referee if self.service is not None else None
         position = referee.position if referee is not None else None
         progress = self._setup_progress.get(side)
-        setting_up = self.presenter.view in (View.SETUP, View.STARTING) or position is None
+        setting_up = self.scene.view in (View.SETUP, View.STARTING) or position is None
         if setting_up:
             setup = self._own_setups.get(side)
             cells = dict(game.setup_letters(setup)) if setup is not None else {}
@@ -670,13 +679,13 @@ class Daemon:
 
     def show_address(self, address: str) -> None:
         """The web page's address, on the OLED's bottom line."""
-        self.presenter.address = address
+        self.scene = dataclasses.replace(self.scene, address=address)
         self._show()
 
     def show_pin(self, pin: str) -> None:
         """The PIN that lets a page at another machine act, on the OLED's bottom line
         (and nowhere else)."""
-        self.presenter.pin = pin
+        self.scene = dataclasses.replace(self.scene, pin=pin)
         self._show()
 
     def position_now(self) -> Position | None:
@@ -707,7 +716,7 @@ class Daemon:
             self._start_referee(update.closed, now)
             return
         readings = self.switch_map.readings(previous, update)
-        if any(self.switch_map.names.get(crossing) not in self.presenter.faults for crossing, _ in readings):
+        if any(self.switch_map.names.get(crossing) not in self.scene.faults for crossing, _ in readings):
             self._last_activity = self.clock()  # a faulty switch's noise does not keep the scan fast
         for crossing, closed in readings:
             self._reading(crossing, closed, now)
@@ -732,7 +741,7 @@ class Daemon:
         occupied = self.switch_map.cells_in(closed)
         self.service = RefereeService.start(
             config.game,
-            settings=dataclasses.replace(config.referee, computers=self.presenter.computers),  # as last chosen
+            settings=dataclasses.replace(config.referee, computers=self.scene.computers),  # as last chosen
             store=self._store,
             announce=self._announce,
             lineup=config.lineup,
@@ -767,7 +776,7 @@ class Daemon:
         if self.service is None:
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
-        remote, question_open = self.remote, self.presenter.answer is not None
+        remote, question_open = self.remote, self.scene.answer is not None
         if remote is not None and remote.button(action, self.service, now, question_open=question_open):
             self._remote_turn(now)
             self._show()
@@ -777,14 +786,18 @@ class Daemon:
             command_for(
                 action,
                 self.service,
-                self.presenter,
+                self.scene,
                 lineups=lineups,
                 set_players=self.set_players,
                 ask_hint=self.ask_hint,
+                next_answer=self._point_at_next_answer,
             )(now)
         except CommandError as error:
             logger.info("button ignored: %s", error)
         self._show()
+
+    def _point_at_next_answer(self) -> None:
+        self.scene = self.scene.with_next_answer()
 
     # -- outputs --------------------------------------------------------------------------
 
@@ -792,7 +805,7 @@ class Daemon:
         """A signal, already recorded: log it, show it, pass it on."""
         self._is_recorded_stale = True
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
-        self.presenter.apply(signal)
+        self.scene = self.scene.following(signal)
         if isinstance(signal, SetupProgress):
             self._setup_progress[signal.side] = signal
         elif isinstance(signal, GameStarted):
@@ -822,7 +835,7 @@ class Daemon:
         self._show()
 
     def _show(self) -> None:
-        self.outputs.show(self.presenter)
+        self.outputs.show(self.scene)
         # What is shown changed, maybe outside a turn (the page's actions call in from
         # the loop's own thread, between turns): the next turn is a whole one.
         self._quiet_until = 0
@@ -843,7 +856,8 @@ class Daemon:
             self.findings.append(finding.to_text())
             logger.warning("self-test: %s", finding.to_text())
         if findings:  # on the OLED until the first move; the log has the words
-            self.presenter.notice = "check " + " ".join(place for f in findings for place in f.where)
+            where = " ".join(place for f in findings for place in f.where)
+            self.scene = dataclasses.replace(self.scene, notice=f"check {where}")
         if first is None:
             self._on_scan(ScanUpdate(scans[-1]), self.now_ms())
 
@@ -853,7 +867,7 @@ class Daemon:
 
     @property
     def view(self) -> View:
-        return self.presenter.view
+        return self.scene.view
 
 
 def _wake(asleep: asyncio.Future[None]) -> None:

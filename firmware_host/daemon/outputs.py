@@ -1,4 +1,4 @@
-"""The OLED and the lights, drawn from what the presenter says. A loose I2C or SPI wire
+"""The OLED and the lights, drawn from the scene (:mod:`.screens`, :mod:`.lights`). A loose I2C or SPI wire
 is logged now and then, never fatal: the referee goes on without its voice."""
 
 from __future__ import annotations
@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from firmware_host.daemon.devices import Devices
-from firmware_host.daemon.presenter import Presenter
+from firmware_host.daemon.lights import cells, lights
+from firmware_host.daemon.presenter import Scene
+from firmware_host.daemon.screens import screen
 from hardware.buzzer import Tune
 from hardware.outputs import WiringErrors
 
@@ -20,17 +22,17 @@ class Outputs:
         self._wiring_errors = WiringErrors(clock)
         self._sounding = False  # a tune was still playing at the last refresh
 
-    def show(self, presenter: Presenter) -> None:
-        """Show what ``presenter`` says now."""
+    def show(self, scene: Scene) -> None:
+        """Show ``scene``."""
         now = self.clock()
-        display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights
+        display, status, cell_lights = self.devices.display, self.devices.status_lights, self.devices.cell_lights
         # The lights first: theirs is a few pin writes, the OLED's frame some letters to draw.
         if status is not None:
-            self._output("status lights", lambda: status.show(presenter.lights(), now))
-        if cells is not None:
-            self._output("cell lights", lambda: cells.show(presenter.cells(), now))
+            self._output("status lights", lambda: status.show(lights(scene), now))
+        if cell_lights is not None:
+            self._output("cell lights", lambda: cell_lights.show(cells(scene), now))
         if display is not None:
-            self._output("OLED", lambda: display.show(presenter.screen()))
+            self._output("OLED", lambda: display.show(screen(scene)))
 
     def refresh(self) -> None:
         """Blink the lights that blink, in time."""
