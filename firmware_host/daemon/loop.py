@@ -3,9 +3,9 @@
 It wakes ``scan_hz`` times a second (slower once the nest is still): it reads the
 switch matrix and hands each change to the parts and the referee, runs what was posted
 to it from other threads, lets the referee's time move on, and gives every part its
-turn; each signal the referee announces (already recorded) goes to the presenter, the
-parts and the listeners, and whatever changed is shown again from the parts' gathered
-statuses. A turn that reads no change, with nothing posted and nothing due, ends after
+turn; each signal the referee announces (already recorded) goes to the scene, the parts
+and the listeners, and whatever changed is shown again from the scene and the parts'
+gathered statuses. A turn that reads no change, with nothing posted and nothing due, ends after
 the scan: the parts say when they next need a whole turn. What the parts are is the
 composition root's (:mod:`firmware_host.daemon.root`); the loop knows none of them but
 the sensors'.
@@ -31,7 +31,8 @@ from firmware_host.daemon.parts.outputs import Outputs
 from firmware_host.daemon.parts.part import Part
 from firmware_host.daemon.parts.record import Record
 from firmware_host.daemon.parts.sensors import Sensors
-from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.presenter import Scene, View
+from firmware_host.daemon.screens import screen
 from firmware_host.daemon.statuses import Gathered, gather
 from firmware_host.daemon.switches import SwitchMap
 from firmware_host.daemon.tunes import Cue
@@ -71,9 +72,8 @@ class Loop:
         self.devices = devices
         self.clock = clock
         self.wall_clock = wall_clock
-        self.presenter = Presenter(
-            config.game, computers=config.referee.computers, computer_level=config.computer_level
-        )
+        # What the outputs show: replaced whole, by each signal and by the parts' statuses.
+        self.scene = Scene(config.game, computers=config.referee.computers, computer_level=config.computer_level)
         self.service: RefereeService | None = None  # started once the switches are read
         self.paused = False
         self.switch_map = SwitchMap(config.matrix, config.game.board)
@@ -274,7 +274,7 @@ class Loop:
             return
         switch_map = self.switch_map
         readings = switch_map.readings(previous, update)
-        if any(switch_map.names.get(crossing) not in self.presenter.faults for crossing, _ in readings):
+        if any(switch_map.names.get(crossing) not in self.scene.faults for crossing, _ in readings):
             self._last_activity = self.clock()  # a faulty switch's noise does not keep the scan fast
         for crossing, closed in readings:
             if crossing in switch_map.cells:
@@ -292,7 +292,7 @@ class Loop:
         occupied = self.switch_map.cells_in(closed)
         self.service = RefereeService.start(
             config.game,
-            settings=dataclasses.replace(config.referee, computers=self.presenter.computers),  # as last chosen
+            settings=dataclasses.replace(config.referee, computers=self.scene.computers),  # as last chosen
             store=self.record.store,
             announce=self._announce,
             lineup=config.lineup,
@@ -340,7 +340,7 @@ class Loop:
     def _announce(self, signal: Signal) -> None:
         """A signal, already recorded: log it, show it, pass it on."""
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
-        self.presenter.apply(signal)
+        self.scene = self.scene.following(signal)
         for part in self.parts:
             part.heard(signal)
         for listener in self._listeners:
@@ -361,23 +361,23 @@ class Loop:
         return gather(part.status() for part in self.parts)
 
     def show(self) -> None:
-        """Show the outputs again from the parts' statuses and the presenter."""
+        """Show the outputs again: the scene, with the parts' statuses gathered into it."""
         gathered = self.gathered()
-        self.presenter.take(gathered)
+        self.scene = self.scene.with_parts(gathered)
         announced = gathered.announcement
-        self.outputs.show(self.presenter, announced.screen if announced is not None else None)
+        self.outputs.show(self.scene, announced.screen if announced is not None else None)
         # What is shown changed, maybe outside a turn (the page's actions call in from
         # the loop's own thread, between turns): the next turn is a whole one.
         self._quiet_until = 0
 
     def screen(self, *, show_pin: bool = True) -> Screen:
-        """What the OLED shows now (a part's announcement, or the presenter's screen)."""
+        """What the OLED shows now (a part's announcement, or the scene's screen)."""
         announced = self.gathered().announcement
-        return announced.screen if announced is not None else self.presenter.screen(show_pin=show_pin)
+        return announced.screen if announced is not None else screen(self.scene, show_pin=show_pin)
 
     @property
     def view(self) -> View:
-        return self.presenter.view
+        return self.scene.view
 
 
 def _wake(asleep: asyncio.Future[None]) -> None:

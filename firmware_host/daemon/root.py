@@ -18,6 +18,8 @@ from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.loop import Loop
+from firmware_host.daemon.lights import cells as lit_cells
+from firmware_host.daemon.lights import lights as lit_lights
 from firmware_host.daemon.parts.buttons import Buttons
 from firmware_host.daemon.parts.clock import GameClock
 from firmware_host.daemon.parts.computer_seat import ComputerSeat
@@ -72,14 +74,19 @@ class Daemon(Loop):
         self.hints = Hints(self)
         self.computer_seat = ComputerSeat(self, self.hints, seed=seed)
         self.remote_seat = (
-            RemoteSeatPart(self, self, question_open=lambda: self.presenter.answer is not None, remote_nest=remote_nest)
+            RemoteSeatPart(self, self, question_open=lambda: self.scene.answer is not None, remote_nest=remote_nest)
             if config.broker is not None
             else None
         )
         self.players = Players(self, computer=self.computer_seat, remote=self.remote_seat)
         self.setups = Setups(self, seed=seed, computers=lambda: self.players.computers)
         self.buttons = self.button_part = Buttons(
-            self, self.presenter, parts=lambda: self.parts, set_players=self.set_players, ask_hint=self.ask_hint
+            self,
+            scene=lambda: self.scene,
+            point_at_next_answer=self._point_at_next_answer,
+            parts=lambda: self.parts,
+            set_players=self.set_players,
+            ask_hint=self.ask_hint,
         )
         self.parts = self._parts()
 
@@ -144,10 +151,13 @@ class Daemon(Loop):
             self.computer.set_level(level_number)
         self.players.set_players(computers, self.computer.level)
 
+    def _point_at_next_answer(self) -> None:
+        self.scene = self.scene.with_next_answer()
+
     def ask_hint(self) -> None:
         """The players ask for a hint (:mod:`.parts.hints`). Raises
         :class:`~firmware_host.referee.referee.CommandError` when none can be given now."""
-        self.hints.ask(question_open=bool(self.presenter.question))
+        self.hints.ask(question_open=bool(self.scene.question))
 
     def give_setup(self, side: Side, text: str) -> None:
         """``side``'s whole set-up from its player's own screen (:meth:`Setups.give`)."""
@@ -175,7 +185,7 @@ class Daemon(Loop):
         self.page.show_pin(pin)
 
     def redraw(self) -> None:
-        """Show again what the parts and the presenter say."""
+        """Show again the scene and what the parts say."""
         self.show()
 
     def button_changed(self, name: str, pressed: bool) -> None:
@@ -216,34 +226,36 @@ class Daemon(Loop):
 
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""
-        presenter, devices = self.presenter, self.devices
+        scene, devices = self.scene, self.devices
         display = devices.display
-        recorded = self.recorded_game() if presenter.view not in (View.STARTING, View.SETUP) else None
+        recorded = self.recorded_game() if scene.view not in (View.STARTING, View.SETUP) else None
         service = self.service
         referee = service.referee if service is not None else None
-        playing = presenter.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
+        playing = scene.is_playing
         if display is None:
             frames, image = 0, None
         else:  # luma's dummy device keeps the frame it was sent; a real one does not
             sent = getattr(display.device, "image", None)
             frames, image = display.frames, display.image if sent is None else sent
         game = GameShown(
-            number=presenter.number,
-            to_move=presenter.side if playing else None,
+            number=scene.number,
+            to_move=scene.side if playing else None,
             moves=tuple(recorded.moves) if recorded is not None else (),
             waiting=tuple(str(move) for move in self.waiting_moves()),
-            saved=presenter.storage_ok,
-            score=presenter.score,
+            saved=scene.storage_ok,
+            score=scene.score,
             position=recorded.position if recorded is not None else "",
             lineup=referee.lineup if referee is not None else self.config.lineup,
-            computers=presenter.computers,
-            level=presenter.computer_level,
-            thinking=presenter.thinking and playing,
-            computer_move=presenter.computer_move if playing else None,
-            clock=presenter.clock,
+            computers=scene.computers,
+            level=scene.computer_level,
+            thinking=scene.thinking and playing,
+            computer_move=scene.computer_move if playing else None,
+            clock=scene.clock,
+            hint=scene.hint if playing else None,
+            is_hint_wanted=scene.hint_wanted and playing,
         )
         return Snapshot(
-            view=presenter.view,
+            view=scene.view,
             screen=(display.screen if display is not None and display.screen else None) or self.screen(),
             public_screen=self.screen(show_pin=False),
             oled_frames=frames,
@@ -252,5 +264,9 @@ class Daemon(Loop):
             cell_lights=frozenset(devices.cell_lights.lit()) if devices.cell_lights is not None else frozenset(),
             game=game,
             findings=self.findings,
-            remote=presenter.remote,
+            remote=scene.remote,
+            lights=lit_lights(scene),
+            cells=lit_cells(scene),
+            question=scene.question,
+            answer=scene.answer,
         )

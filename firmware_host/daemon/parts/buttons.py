@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
 from firmware_host.daemon.parts.part import Host, Part
-from firmware_host.daemon.presenter import Presenter
+from firmware_host.daemon.presenter import Scene
 from firmware_host.games.base import Side
 from firmware_host.referee.referee import CommandError
 from hardware.buttons import PinButtons
@@ -27,14 +27,16 @@ class Buttons(Part):
     def __init__(
         self,
         host: Host,
-        presenter: Presenter,
         *,
+        scene: Callable[[], Scene],
+        point_at_next_answer: Callable[[], None],
         parts: Callable[[], Sequence[Part]],
         set_players: Callable[[frozenset[Side]], None],
         ask_hint: Callable[[], object],
     ) -> None:
         self.host = host
-        self.presenter = presenter  # what the nest shows decides what a press means
+        self._scene = scene  # what the nest shows decides what a press means
+        self._next_answer = point_at_next_answer
         self._parts = parts
         self._set_players = set_players
         self._ask_hint = ask_hint
@@ -84,10 +86,11 @@ class Buttons(Part):
             command_for(
                 action,
                 service,
-                self.presenter,
+                self._scene(),
                 lineups=self.host.config.game.lineups,
                 set_players=self._set_players,
                 ask_hint=self._ask_hint,
+                next_answer=self._next_answer,
             )(now)
         except CommandError as error:
             logger.info("button ignored: %s", error)

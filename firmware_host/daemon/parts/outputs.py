@@ -1,5 +1,5 @@
-"""The outputs: the OLED and the lights, drawn from what the presenter says (and a part's
-announcement over the OLED's screen), and the piezo, which sounds the cues of the
+"""The outputs: the OLED and the lights, drawn from the scene (:mod:`..screens`,
+:mod:`..lights`; a part's announcement over the OLED's screen), and the piezo, which sounds the cues of the
 referee's signals (:mod:`firmware_host.daemon.tunes`) and tells the pages, which have
 their own mute. A loose I2C or SPI wire is logged now and then, never fatal: the referee
 goes on without its voice."""
@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 from firmware_host.daemon.config import Sound
 from firmware_host.daemon.devices import Devices
+from firmware_host.daemon.lights import cells, lights
 from firmware_host.daemon.parts.part import Part
-from firmware_host.daemon.presenter import Presenter
+from firmware_host.daemon.presenter import Scene
+from firmware_host.daemon.screens import screen
 from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.referee.signals import Signal
 from hardware.buzzer import Tune
@@ -57,17 +59,17 @@ class Outputs(Part):
         change = self.next_change()
         return now + max(0, int((change - self.clock()) * 1000)) if change is not None else None
 
-    def show(self, presenter: Presenter, screen: Screen | None = None) -> None:
-        """Show what ``presenter`` says now (the OLED: ``screen``, if given)."""
+    def show(self, scene: Scene, announced: Screen | None = None) -> None:
+        """Show ``scene`` (on the OLED, a part's ``announced`` screen over it, if given)."""
         now = self.clock()
-        display, status, cells = self.devices.display, self.devices.status_lights, self.devices.cell_lights
+        display, status, cell_lights = self.devices.display, self.devices.status_lights, self.devices.cell_lights
         # The lights first: theirs is a few pin writes, the OLED's frame some letters to draw.
         if status is not None:
-            self._output("status lights", lambda: status.show(presenter.lights(), now))
-        if cells is not None:
-            self._output("cell lights", lambda: cells.show(presenter.cells(), now))
+            self._output("status lights", lambda: status.show(lights(scene), now))
+        if cell_lights is not None:
+            self._output("cell lights", lambda: cell_lights.show(cells(scene), now))
         if display is not None:
-            self._output("OLED", lambda: display.show(screen if screen is not None else presenter.screen()))
+            self._output("OLED", lambda: display.show(announced if announced is not None else screen(scene)))
 
     def refresh(self) -> None:
         """Blink the lights that blink, in time."""
