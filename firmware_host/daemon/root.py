@@ -17,9 +17,9 @@ from typing import Any
 from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
-from firmware_host.daemon.loop import Loop
 from firmware_host.daemon.lights import cells as lit_cells
 from firmware_host.daemon.lights import lights as lit_lights
+from firmware_host.daemon.loop import Loop
 from firmware_host.daemon.parts.buttons import Buttons
 from firmware_host.daemon.parts.clock import GameClock
 from firmware_host.daemon.parts.computer_seat import ComputerSeat
