@@ -21,9 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from firmware_host.games.battle.army import Movement, Rank, Role, StrikeResult, resolve_strike
 from firmware_host.games.battle.belief import UNIFORM, Belief, SetupPrior
+from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.moves import Move
 from firmware_host.games.battle.pieces import Shown
 from firmware_host.games.battle.position import View
@@ -108,29 +110,11 @@ class _Search:
         self.field, self.view, self.budget, self.rng = field, view, budget, rng
         me = view.turn
         self.me = me
-        self.ranks = list(field.army.ranks)
+        tables = _tables(field)
+        self.ranks, index, self.cells, at = tables.ranks, tables.index, tables.cells, tables.at
         ranks = self.ranks
-        index = {rank: k for k, rank in enumerate(ranks)}
-        self.cells = list(field.cells)
-        at = {cell: k for k, cell in enumerate(self.cells)}
-        self.at = at
-        self.rays = [[[at[square] for square in ray] for ray in field.rays(cell)] for cell in self.cells]
-        self.xy = [field.coordinates(cell) for cell in self.cells]
-        self.movement = [
-            0 if rank.movement is Movement.NONE else (1 if rank.movement is Movement.STEP else 2) for rank in ranks
-        ]
-        self.is_flag = [rank.role is Role.FLAG for rank in ranks]
-        self.result = [
-            [
-                0
-                if not a.can_move
-                else {StrikeResult.ATTACKER_WINS: _ATTACKER, StrikeResult.DEFENDER_WINS: _DEFENDER}.get(
-                    resolve_strike(a, d), _BOTH
-                )
-                for d in ranks
-            ]
-            for a in ranks
-        ]
+        self.at, self.rays, self.xy = at, tables.rays, tables.xy
+        self.movement, self.is_flag, self.result = tables.movement, tables.is_flag, tables.result
         pieces = view.pieces()
         self.enemy_belief = Belief.of(view, prior=budget.prior)
         self.public_belief = Belief.of(view, prior=budget.prior, side=me)  # what the other side believes of ours
@@ -171,11 +155,11 @@ class _Search:
         # The other side's guess at the outcome of striking each of our pieces whose rank
         # it was not shown, for each of its ranks: what it gains, by its belief.
         self.guess: dict[int, list[float]] = {}
+        gains = [[self._gain_en_guess(a, d) for d in range(len(ranks))] for a in range(len(ranks))]
         for cell in self.public_belief.unknown:
-            chances = self.public_belief.chances(cell)
+            chances = [(index[rank], p) for rank, p in self.public_belief.chances(cell).items()]
             self.guess[at[cell]] = [
-                sum(p * self._gain_en_guess(a, index[r]) for r, p in chances.items()) if ranks[a].can_move else 0.0
-                for a in range(len(ranks))
+                sum(p * gains[a][d] for d, p in chances) if self.movement[a] else 0.0 for a in range(len(ranks))
             ]
         near_flag = self._flag_distances()
         self.pos_en = [self._enemy_ground(k, near_flag) for k in range(n)]
@@ -183,6 +167,10 @@ class _Search:
             at[cell]: [(index[rank], chance) for rank, chance in self.enemy_belief.chances(cell).items()]
             for cell in self.enemy_belief.unknown
         }
+        self.options: dict[int, _Options | None] = {}
+        self.by_stepping: list[tuple[int, _Options]] = []
+        self.by_worst: list[tuple[int, _Options]] = []
+        self.by_guess: list[tuple[int, _Options]] = []
         self.nodes = 0
 
     def _gain_en_guess(self, a: int, d: int) -> float:
@@ -262,6 +250,14 @@ class _Search:
                 if rank.role is Role.FLAG:
                     flag = k
             pos_me = self._my_ground(flag)
+            self.options = {}
+            for k in range(len(board)):
+                if board[k] < 0:
+                    self.options[k] = self._options(k, pos_me, -1, -1)
+            found = [(k, o) for k, o in self.options.items() if o is not None]
+            self.by_stepping = sorted(found, key=lambda item: -item[1].stepping)
+            self.by_worst = sorted(found, key=lambda item: -item[1].worst)
+            self.by_guess = sorted(found, key=lambda item: -item[1].best_guess)
             for i, (a, b) in enumerate(root):
                 stake = 1.0 + self.value_me[board[a] - 1] / STAKE
                 chances = self.struck_chances.get(b)
@@ -357,63 +353,105 @@ class _Search:
             return -self.value_en[e] - lose_secret - pos_en[a] + learn
         return self.value_me[m] + learn + pos_me[b] - self.value_en[e] - lose_secret - pos_en[a]
 
+    def _options(self, a: int, pos_me: list[float], moved_from: int, moved_to: int) -> _Options | None:
+        """What the enemy piece on ``a`` can do on the board as it stands: its best move
+        onto an empty square, its strike the other side would think best (with its true
+        worth, and the square and rank if it wins there), its strike truly best. None if
+        it does not move."""
+        board, revealed, movement = self.board, self.revealed, self.movement
+        pos_en = self.pos_en
+        piece = board[a]
+        if piece >= 0:
+            return None
+        e = -piece - 1
+        how = movement[e]
+        if not how:
+            return None
+        stepping = best_guess = worst = -1e18
+        best_true = 0.0
+        target = -1
+        here = pos_en[a]
+        for ray in self.rays[a]:
+            if not ray:
+                continue
+            b = ray[0]
+            other = board[b]
+            if other == 0:
+                if pos_en[b] - here > stepping:
+                    stepping = pos_en[b] - here
+                if how == 2:
+                    run = here + (0.0 if revealed[a] else self.hidden_en[e])  # a run shows the Scout
+                    for b in ray[1:]:
+                        if board[b]:
+                            break
+                        if pos_en[b] - run > stepping:
+                            stepping = pos_en[b] - run
+                continue
+            if other < 0:
+                continue
+            m = other - 1
+            true = self._strike_en(e, m, a, b, pos_me)
+            if true > worst:
+                worst = true
+            if revealed[b]:
+                thought = true
+            else:
+                row = self.guess.get(moved_from if b == moved_to else b)
+                thought = row[e] + pos_me[b] + pos_en[b] - here if row is not None else true
+            if thought > best_guess:
+                best_guess, best_true = thought, true
+                target = b if self.result[e][m] == _ATTACKER else -1
+        return _Options(stepping, best_guess, best_true, target, e, worst)
+
+    def _touched(self, squares: tuple[int, int]) -> set[int]:
+        """The enemy pieces whose moves a change on ``squares`` may change: those on
+        them, and the first piece seen from each in every direction."""
+        board, touched = self.board, set()
+        for square in squares:
+            touched.add(square)
+            for ray in self.rays[square]:
+                for k in ray:
+                    if board[k]:
+                        if board[k] < 0:
+                            touched.add(k)
+                        break
+        return touched
+
     def _reply(self, pos_me: list[float], *, moved_from: int, moved_to: int) -> float:
         """What the other side's reply gains it, truly: the reply it would think best
         (its guess at our unknown pieces), then our recapture on that square if the
-        budget has it. The other side without a move loses."""
-        board, revealed, rays, movement = self.board, self.revealed, self.rays, self.movement
-        pos_en, guess = self.pos_en, self.guess
-        best_guess = -1e18
-        best_true = 0.0
-        best_target = -1
-        best_striker = -1
-        worst = -1e18  # the reply best for the other side, by the true ranks
-        found = False
-        for a in range(len(board)):
-            piece = board[a]
-            if piece >= 0:
+        budget has it. The other side without a move loses. The options of the enemy
+        pieces our move did not touch are those found before it."""
+        touched = self._touched((moved_from, moved_to))
+        # The best of the untouched pieces, from the lists sorted before our move...
+        stepping = next((o.stepping for k, o in self.by_stepping if k not in touched), -1e18)
+        worst = next((o.worst for k, o in self.by_worst if k not in touched), -1e18)
+        best = next((o for k, o in self.by_guess if k not in touched), None)
+        best_guess = best.best_guess if best is not None else -1e18
+        best_true = best.best_true if best is not None else 0.0
+        target, striker = (best.target, best.rank) if best is not None else (-1, -1)
+        # ... and the touched ones, found again.
+        for a in touched:
+            if a not in self.options:
                 continue
-            e = -piece - 1
-            how = movement[e]
-            if not how:
+            found = self._options(a, pos_me, moved_from, moved_to)
+            if found is None:
                 continue
-            for ray in rays[a]:
-                for distance, b in enumerate(ray, 1):
-                    other = board[b]
-                    if other == 0:
-                        found = True
-                        true = pos_en[b] - pos_en[a]
-                        if how == 2 and distance > 1 and not revealed[a]:
-                            true -= self.hidden_en[e]
-                        if true > best_guess:
-                            best_guess, best_true, best_target = true, true, -1
-                        if true > worst:
-                            worst = true
-                        if how == 1:
-                            break
-                        continue
-                    if other > 0 and distance == 1:
-                        found = True
-                        m = other - 1
-                        true = self._strike_en(e, m, a, b, pos_me)
-                        if revealed[b]:
-                            thought = true
-                        else:
-                            key = moved_from if b == moved_to else b
-                            row = guess.get(key)
-                            thought = row[e] + pos_me[b] + pos_en[b] - pos_en[a] if row is not None else true
-                        if true > worst:
-                            worst = true
-                        if thought > best_guess:
-                            best_guess, best_true = thought, true
-                            won = self.result[e][m] == _ATTACKER
-                            best_target, best_striker = (b, e) if won else (-1, -1)
-                    break
+            if found.stepping > stepping:
+                stepping = found.stepping
+            if found.worst > worst:
+                worst = found.worst
+            if found.best_guess > best_guess:
+                best_guess, best_true, target, striker = found.best_guess, found.best_true, found.target, found.rank
         self.nodes += 1
-        if not found:
-            return -WIN
-        if self.budget.recapture and best_target >= 0 and best_true < WIN:
-            best_true -= self._recapture(best_target, best_striker)
+        if stepping <= -1e17 and best_guess <= -1e17:
+            return -WIN  # the other side cannot move: it has lost
+        if stepping >= best_guess:
+            best_true, target = stepping, -1
+        if stepping > worst:
+            worst = stepping
+        if self.budget.recapture and target >= 0 and best_true < WIN:
+            best_true -= self._recapture(target, striker)
         # The other side may well guess better than by the counts alone: half the weight
         # on the reply it would think best, half on the one truly best for it.
         return PARANOIA * worst + (1.0 - PARANOIA) * best_true
@@ -439,6 +477,54 @@ class _Search:
 
 def drawn_cells(drawn: dict[str, Rank], at: dict[str, int]) -> list[int]:
     return [at[cell] for cell in drawn]
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """What one enemy piece can do (:meth:`_Search._options`)."""
+
+    stepping: float
+    best_guess: float
+    best_true: float
+    target: int
+    rank: int
+    worst: float
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """A field's squares and ranks as the search counts them."""
+
+    ranks: list[Rank]
+    index: dict[Rank, int]
+    cells: list[str]
+    at: dict[str, int]
+    rays: list[list[list[int]]]
+    xy: list[tuple[int, int]]
+    movement: list[int]  # 0 never, 1 a step, 2 a run
+    is_flag: list[bool]
+    result: list[list[int]]  # by attacker's and defender's rank index
+
+
+@cache
+def _tables(field: Field) -> _Tables:
+    ranks = list(field.army.ranks)
+    cells = list(field.cells)
+    at = {cell: k for k, cell in enumerate(cells)}
+    outcomes = {StrikeResult.ATTACKER_WINS: _ATTACKER, StrikeResult.DEFENDER_WINS: _DEFENDER}
+    return _Tables(
+        ranks=ranks,
+        index={rank: k for k, rank in enumerate(ranks)},
+        cells=cells,
+        at=at,
+        rays=[[[at[square] for square in ray] for ray in field.rays(cell)] for cell in cells],
+        xy=[field.coordinates(cell) for cell in cells],
+        movement=[
+            0 if rank.movement is Movement.NONE else (1 if rank.movement is Movement.STEP else 2) for rank in ranks
+        ],
+        is_flag=[rank.role is Role.FLAG for rank in ranks],
+        result=[[outcomes.get(resolve_strike(a, d), _BOTH) if a.can_move else 0 for d in ranks] for a in ranks],
+    )
 
 
 def _hidden_worth(rank: Rank, value: float) -> float:
