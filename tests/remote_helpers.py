@@ -122,3 +122,18 @@ class Network:
             for nest in (OFFERER, JOINER):
                 self.apply(nest, self.sessions[nest].tick(self.now))
             self.deliver_all()
+
+
+def line_with_a_pass(seed: int = 780) -> list[str]:
+    """A whole game of random moves (seed 780: the 113th ply is a pass forced on blue),
+    as the referee records it: every pass in it."""
+    import random
+
+    rng = random.Random(seed)
+    position = GAME.start("standard", Side.RED)
+    line: list[str] = []
+    while not position.is_over():
+        move = rng.choice(list(position.legal_moves()))
+        position.push(move)
+        line.append(move.to_text())
+    return line

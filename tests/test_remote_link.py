@@ -24,7 +24,7 @@ from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
 from firmware_host.remote.signing import sign
 from tests.broker import Broker
-from tests.remote_helpers import GAME
+from tests.remote_helpers import GAME, line_with_a_pass
 
 TIMEOUT_S = 20.0
 
@@ -330,3 +330,26 @@ def test_on_the_documented_club_broker_a_member_cannot_write_another_nests_topic
         blue.player.close()
         broker.stop()
     assert any("mallory" in line and "disconnect" in line.lower() for line in broker.log), broker.log
+
+
+def test_a_pass_forced_by_the_rules_does_not_stop_the_set(players):
+    red, blue = players
+    nests = {Side.RED: red, Side.BLUE: blue}
+    position = GAME.start("standard", Side.RED)
+    for move in line_with_a_pass():
+        if move == "pass":  # as both referees do: each tells its own session
+            red.player.local_move(move)
+            blue.player.local_move(move)
+        else:
+            mover = nests[position.turn]
+            copier = blue if mover is red else red
+            mover.player.local_move(move)
+            shown = copier.wait_for_event(ShowMove, f"{move} shown")
+            assert isinstance(shown, ShowMove) and shown.move == move
+            copier.player.local_move(move)
+        position.push(GAME.read_move(move))
+        if move != "pass" and not position.is_over():
+            mover.wait_for_event(MoveCopied, f"{move} copied")
+    red.wait_for(lambda: red.session.set_record.game_number == 1, "game 1 over")
+    blue.wait_for(lambda: blue.session.set_record == red.session.set_record, "the same record")
+    assert red.session.phase is Phase.PLAYING and red.player.refused == blue.player.refused == 0
