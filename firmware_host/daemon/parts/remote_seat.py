@@ -152,7 +152,7 @@ class RemoteSeatPart(Part):
         position = service.referee.position
         if position is None or service.referee.mode is Mode.SETUP:
             return
-        recorded = tuple(move.to_text() for move in position.move_stack)
+        recorded = tuple(move.to_text() for move in position.move_stack if not move.is_pass)  # the set's has none
         kept = play.player.session.set_record.record
         if recorded == kept:
             return
