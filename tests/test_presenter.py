@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from firmware_host.daemon.oled_words import MAX_HEADLINE_WIDTH, MAX_LINES, fits, text_width
 from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.games.base import PublicText, PublicView
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Piece, Position, Rule, Side, WinCondition
 from firmware_host.games.cuckoo.rules import Outcome as CuckooOutcome
@@ -365,8 +366,8 @@ def test_a_strike_announced_is_shown_with_both_ranks_and_the_cells_to_act_on_lit
     assert presenter.cells() == {"e5": Blink.ON}  # the struck square: clear it, the winner stands there
     presenter.apply(StrikeAnnounced(strike, Side.RED, "major strikes colonel: major removed", ("e4",), "e5"))
     assert presenter.cells() == {"e4": Blink.FAST, "e5": Blink.ON}
-    presenter.apply(MoveAccepted(strike, Side.RED, 4, ""))
+    presenter.apply(MoveAccepted(strike, Side.RED, 4, PublicView(Side.BLUE, {}, PublicText(""))))
     presenter.apply(TurnStarted(Side.BLUE, 4, ()))
     assert presenter.screen().headline == "STRIKE" and presenter.cells() == {}, "the words stay, the lights go"
-    presenter.apply(MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, ""))
+    presenter.apply(MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, PublicView(Side.RED, {}, PublicText(""))))
     assert presenter.screen().headline != "STRIKE"

@@ -103,7 +103,7 @@ class Presenter:
     set_winner: Side | None = None
     setup: SetupNeeded | None = None
     holding_result: bool = False  # the result stays up until the players touch the nest
-    position: str = ""  # the game's position now, in its notation ("" if not known)
+    position: str = ""  # the game's position now as everybody may see it, in its notation ("" if not known)
     number: int = 1  # of the game in its set
     warning: str = ""  # a missed capture under lenient refereeing, until the next move
     faults: set[str] = field(default_factory=set)
@@ -142,7 +142,7 @@ class Presenter:
         if isinstance(signal, GameStarted):
             self.view, self.number, self.outcome, self.set_winner = View.PLAYING, signal.number, None, None
             self.side, self.plies, self.played, self.last_move = signal.starter, 0, [], None
-            self.position = self._start = signal.position
+            self.position = self._start = signal.public_view.text
             self.setup, self.captures = None, ()
             if signal.new_set:
                 self.score = (0, 0)
@@ -155,7 +155,8 @@ class Presenter:
         elif isinstance(signal, ComputerMove):
             self.thinking, self.computer_move = False, signal.move
         elif isinstance(signal, MoveAccepted):
-            self.last_move, self.warning, self.position, self.notice = signal.move, "", signal.position, ""
+            self.last_move, self.warning, self.notice = signal.move, "", ""
+            self.position = signal.public_view.text
             self.played.append(signal)
             self.side, self.plies = signal.side.opponent, signal.ply
             self.thinking, self.computer_move = False, None  # made; the next turn's comes with its announcement
@@ -211,7 +212,7 @@ class Presenter:
         self.plies = signal.ply - 1
         before = self.played[-1] if self.played and self.played[-1].ply == self.plies else None
         self.last_move = before.move if before is not None else None
-        self.position = before.position if before is not None else self._start if self.plies == 0 else ""
+        self.position = before.public_view.text if before is not None else self._start if self.plies == 0 else ""
         self.captures, self.warning = (), ""  # the turn's captures come with its announcement
         if self.view in (View.OVER, View.SETUP):  # the game that had ended is on again
             self.view, self.outcome, self.set_winner, self.setup = View.PLAYING, None, None, None
@@ -415,7 +416,9 @@ class Presenter:
         outcome = self.outcome
         if outcome is None or outcome.winner is None:
             return None
-        cell = self.game.outcome_cell(self.game.read_position(self.position), outcome) if self.position else None
+        # (A game that hides pieces names no cell: its public notation is no position to read.)
+        readable = self.position and self.game.hidden is None
+        cell = self.game.outcome_cell(self.game.read_position(self.position), outcome) if readable else None
         if cell is not None:
             return cell
         return self.last_move.target if self.last_move is not None else None
