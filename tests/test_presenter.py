@@ -35,7 +35,6 @@ from firmware_host.referee.signals import (
     TakenBack,
     TurnStarted,
 )
-from firmware_host.referee.turn import Turn
 from hardware.display import FOOTER_FONT, HEIGHT, LINE_FONT, LINE_WIDTH, WIDTH, render
 from hardware.outputs import Blink, Screen
 from tests.referee_helpers import referee_for
@@ -149,8 +148,8 @@ class Players:
             self.set_up()
         elif referee.mode is Mode.CORRECTING:
             self.put_right()
-        elif isinstance(referee.phase, Turn) and referee.phase.question:
-            self.command("answer", rng.choice(referee.phase.question))
+        elif referee.question:
+            self.command("answer", rng.choice(referee.question))
         elif referee.wants_computer_move and rng.random() < 0.9:
             assert referee.position is not None
             self.command("play_computer_move", rng.choice(list(referee.position.legal_moves())))
@@ -242,9 +241,9 @@ def check_the_view(presenter: Presenter, referee: Referee) -> None:
         assert referee.wants_computer_move
     screen = presenter.screen()
     if playing:
-        assert isinstance(referee.phase, Turn)
-        assert presenter.captures == referee.phase.view.compulsory
-        assert lights["capture"] is (Blink.ON if referee.phase.view.compulsory else Blink.OFF)
+        assert referee.mode is Mode.PLAYING
+        assert presenter.captures == referee.compulsory
+        assert lights["capture"] is (Blink.ON if referee.compulsory else Blink.OFF)
         if presenter.view is View.PLAYING and not presenter.thinking and presenter.computer_move is None:
             assert screen.headline == ("CAPTURE" if presenter.captures else position.turn.label.upper())
             if not stack:

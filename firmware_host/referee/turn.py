@@ -37,13 +37,12 @@ from firmware_host.referee.decisions import (
 from firmware_host.referee.refusal import attempted_capture, diagnose
 from firmware_host.referee.sensing import LONG_AGO
 from firmware_host.referee.signals import CorrectionCause, FixKind, FixStep, MoveRefused, StrikeAnnounced
+from firmware_host.referee.traces import Traces
 from firmware_host.referee.tracker import (
-    SLIDE_MS,
     Finished,
     Observation,
     Reading,
     TurnView,
-    captures_in_the_air,
     explain,
     unseen_and_lifting,
 )
@@ -62,18 +61,7 @@ class Turn:
         self.began = began
         self.question: tuple[Move, ...] | None = None
         self.candidate: Move | None = None  # the move the nest last showed made, cleanly
-        # Captures the nest has shown possibly made with no scan seeing them (only a
-        # capturer lifted, its target in place), since it last showed the position: what
-        # follows may be moves made after one, that the nest cannot show one by one.
-        self.doubts: set[Move] = set()
-        # Cells empty in the position that pieces were set down on this turn: a reading of
-        # several moves must account for each done lately (a piece set down where no
-        # move of it goes was another hand's doing: an illegal move, maybe undone since).
-        self.visited: set[str] = set()
-        # When each cell of the position first emptied this turn: a piece lifted, put
-        # back and lifted again may have been on its way since the first time.
-        self.first_emptied: dict[str, int] = {}
-        self.refilled: dict[str, int] = {}  # and when a piece was last set down on it again
+        self.traces = Traces(self.sensors, self.timing, self.board)  # what the hands did this turn
         self.announced: Move | None = None  # the strike announced this turn: the only move now
         self.announced_at = LONG_AGO
         self.moving_in: str | None = None  # the square the announced strike's striker moves in to
@@ -90,26 +78,21 @@ class Turn:
         hidden = self._hidden_pieces(at, seen, settled=settled)
         if hidden is not None:
             return hidden
-        if settled and cell in seen.occupied and cell not in view.expected:
-            self.visited.add(cell)
-        if cell in view.expected and cell not in seen.occupied:
-            self.first_emptied.setdefault(cell, seen.emptied(cell))
-        elif settled and cell in self.first_emptied:
-            self.refilled[cell] = seen.since(cell)
+        self.traces.note(view, seen, cell, settled=settled)
         candidate = self.candidate
         if settled and candidate is not None and cell not in view.footprints[candidate].cells:
             after = view.after(candidate)
             began = not after.is_over and (after.has_begun(seen) or after.finished(seen))
             if began and view.shows(candidate, seen):
                 # (The change is the next turn's to read.)
-                return (Commit(candidate, self._proof_is_its_own(candidate, seen), Then.PASS_CHANGE_ON),)
+                return (Commit(candidate, self.traces.proof_is_its_own(view, candidate, seen), Then.PASS_CHANGE_ON),)
         done = [reading for reading in view.finished(seen) if not self._awaits_winner(reading.move, seen)]
         if (
             len(done) == 1
             and done[0].is_clean
             and done[0].is_certain
-            and not self._late_proof(done[0].move, seen)
-            and all(move == done[0].move for move in self._slid_unseen())
+            and not self.traces.late_proof(self.view, done[0].move, seen)
+            and all(move == done[0].move for move in self.traces.slid_unseen(view, seen))
         ):
             self.candidate = done[0].move
         elif done or view.matches_exactly(seen) or (candidate is not None and not view.shows(candidate, seen)):
@@ -177,7 +160,7 @@ class Turn:
         decisions = self._decide(at)
         if decisions and isinstance(decisions[-1], Commit | Correct):
             return decisions  # the turn is over: the next phase decides for itself
-        expiry = self._next_visit_expiry(at)
+        expiry = self.traces.next_visit_expiry(at)
         if expiry is not None:  # what the nest shows may read otherwise then: decide again
             decisions = (*decisions, WaitUntil(expiry))
         if asked is not None and self.question is None:
@@ -189,17 +172,15 @@ class Turn:
     def _decide(self, at: int) -> Decisions:
         view, seen = self.view, self.table.observation()
         lifted, placed = view.difference(seen.occupied, seen.ignored)
-        if not lifted and not placed:
-            self.doubts.clear()  # all back as it was: whatever was in doubt was not made
-        elif len(lifted) == 1 and not placed:  # what a capture no scan saw looks like
-            self.doubts.update(view.unseen_captures(seen))
-        visits = self._visits(at)
+        self.traces.note_still(view, seen, lifted, placed)
+        visits = self.traces.visits(at)
         done = [
             reading
             for reading in view.finished(seen)
-            if self._accounts_for((reading.move,), visits, seen) and not self._awaits_winner(reading.move, seen)
+            if self.traces.accounts_for(view, (reading.move,), visits, seen)
+            and not self._awaits_winner(reading.move, seen)
         ]
-        late = self._late_proof(done[0].move, seen) if len(done) == 1 else ()
+        late = self.traces.late_proof(self.view, done[0].move, seen) if len(done) == 1 else ()
         if done and not late:
             return self._finished(done, at)
         if not lifted and not placed:
@@ -208,7 +189,7 @@ class Turn:
         readings = [
             reading
             for reading in explain(view, seen, not_before=self.began)
-            if self._accounts_for(reading.moves, visits, seen, extra=reading.cells, reach=0)
+            if self.traces.accounts_for(view, reading.moves, visits, seen, extra=reading.cells, reach=0)
             and not self._awaits_winner(reading.moves[0], seen)
         ]
         replied = any(not reading.then_under_way for reading in readings)
@@ -238,90 +219,11 @@ class Turn:
         """Refuse what the nest shows; but while a piece is off its cell that may have
         made a capture no scan saw, what the nest shows may be legal moves made after it
         that it cannot show one by one: the player is asked about that capture instead."""
-        doubts = self._doubted()
+        doubts = self.traces.doubted(self.view, seen)
         if doubts:
             return self._ask_after(at, doubts)
         self.question = None
         return self._refuse(at, seen, attempt)
-
-    def _visits(self, at: int) -> set[str]:
-        """The cells visited that a reading must account for: those that changed within
-        ``undo_ms`` (an illegal move is undone within that) or are still occupied."""
-        sensors, recent = self.sensors, at - self.timing.undo_ms
-        return {cell for cell in self.visited if cell in sensors.settled or sensors.last_change[cell] >= recent}
-
-    def _next_visit_expiry(self, at: int) -> int | None:
-        """When the next cell visited but empty again drops out of :meth:`_visits` (its
-        last change ``undo_ms`` old), if any does."""
-        sensors, undo_ms = self.sensors, self.timing.undo_ms
-        ends = [
-            sensors.last_change[cell] + undo_ms + 1
-            for cell in self.visited
-            if cell not in sensors.settled and sensors.last_change[cell] + undo_ms > at
-        ]
-        return min(ends, default=None)
-
-    def _late_proof(self, move: Move, seen: Observation) -> tuple[Move, ...]:
-        """For a capture proved only by a flicker later than a capturer lands, while the
-        same piece may have made another capture that no scan saw: the captures it may
-        have been (the flicker may be another hand's touch). Else nothing."""
-        footprint = self.view.footprints[move]
-        if not footprint.proofs or all(
-            seen.prompt_evidence(origin, target) and not self._came_back_late(origin, target, seen)
-            for origin in footprint.empties
-            for target in footprint.proofs
-        ):
-            return ()
-        others = [other for other in self.view.unseen_captures(seen) if other.origin == move.origin and other != move]
-        return (move, *others) if others else ()
-
-    def _came_back_late(self, origin: str, target: str, seen: Observation) -> bool:
-        """Whether a piece was set down on the capturer's cell after its target was
-        lifted (maybe the target's, in another hand) and lifted again, and the target
-        filled later than a capturer lands after the capturer first left."""
-        first = self.first_emptied.get(origin, seen.emptied(origin))
-        if not seen.emptied(target) < self.refilled.get(origin, LONG_AGO) < seen.emptied(origin):
-            return False
-        return seen.since(target) > first + self.timing.land_ms
-
-    def _accounts_for(
-        self,
-        moves: tuple[Move, ...],
-        visits: set[str],
-        seen: Observation,
-        *,
-        extra: frozenset[str] = frozenset(),
-        reach: int = 1,
-    ) -> bool:
-        """Whether ``moves``, made in turn from the view's position, explain the cells
-        visited lately: each on a move's way, or within ``reach`` of it (a hand touching
-        down as it carries a piece, a piece pushed aside), while that move was being made
-        (from its piece leaving to its coming to rest); or among ``extra`` but for the
-        cells of ``moves`` (those of a move still under way after them); or resting where
-        it was set down after them. (A reading of several moves is held to their ways: so
-        many hands beside so many cells would explain anything.)"""
-        board, view, land_ms = self.board, self.view, self.timing.land_ms
-        unexplained = set(visits)
-        for move in moves:
-            footprint = view.footprints[move]
-            left = min(seen.emptied(cell) for cell in footprint.empties) if footprint.empties else LONG_AGO
-            # The move is over once its piece rests where it goes (a capture no scan saw
-            # shows no landing: as late as a capturer lands).
-            rested = [seen.since(cell) for cell in footprint.fills | footprint.proofs if cell in seen.occupied]
-            over = max(max(rested, default=LONG_AGO), left + land_ms if not footprint.fills else LONG_AGO) + SLIDE_MS
-            unexplained = {
-                visit
-                for visit in unexplained
-                if not (
-                    left - SLIDE_MS <= seen.since(visit) <= over
-                    and any(board.distance(visit, cell) <= reach for cell in footprint.cells)
-                )
-            }
-            extra -= footprint.cells
-            view = view.after(move)
-        # A piece resting where it was set down after the moves is the next move's doing.
-        _, placed = view.difference(seen.occupied, seen.ignored)
-        return not unexplained - extra - placed
 
     def _wait(self, at: int, ms: int) -> Decisions:
         """Waiting until ``ms`` after the last change, to decide again then; nothing
@@ -335,8 +237,8 @@ class Turn:
         return self._wait(at, self.timing.ask_ms) or self._ask(options)
 
     def _finished(self, done: list[Finished], at: int) -> Decisions:
-        timing = self.timing
-        slid = tuple(move for move in self._slid_unseen() if move not in [reading.move for reading in done])
+        timing, seen = self.timing, self.table.observation()
+        slid = tuple(move for move in self.traces.slid_unseen(self.view, seen) if move not in [r.move for r in done])
         if slid:  # the piece slid the way of a capture no scan saw: that may be the one made
             options = (*(reading.move for reading in done), *slid)
             return self._ask_after(at, options)
@@ -368,7 +270,9 @@ class Turn:
             return self._ask_after(at, firsts)
         readings = [reading for reading in readings if not reading.is_ending]
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
-        slid = tuple(move for move in self._slid_unseen() if move not in firsts)
+        slid = tuple(
+            move for move in self.traces.slid_unseen(self.view, self.table.observation()) if move not in firsts
+        )
         if slid:
             # The piece slid over the way of a capture no scan saw, not the way of the
             # ones read: it may have gone there.
@@ -408,42 +312,16 @@ class Turn:
         options = self.question or ()
         return all(reply not in self.view.after(option).moves for option in options if option != first)
 
-    def _slid_unseen(self) -> tuple[Move, ...]:
-        """The captures no scan saw that a lifted piece may have made: over a cell it
-        would slide across that was set down on after it first left this turn, and
-        soon after it last left."""
-        seen, land_ms = self.table.observation(), self.timing.land_ms
-        found = []
-        for move, footprint in captures_in_the_air(self.view, seen):
-            first = min(self.first_emptied.get(cell, seen.emptied(cell)) for cell in footprint.empties)
-            left = max(seen.emptied(cell) for cell in footprint.empties)
-            crossed = footprint.passes & self.visited
-            if any(first <= seen.since(cell) <= left + land_ms for cell in crossed):
-                found.append(move)
-        return tuple(found)
-
     def _commit_then_go_on(self, move: Move, at: int) -> Decisions:
         seen = self.table.observation()
         footprint = self.view.footprints[move]
         seen_made = all(seen.evidence(origin, target) for origin in footprint.empties for target in footprint.proofs)
         # The reply is on the nest already: the next turn decides at once.
-        return (Commit(move, proven=seen_made and self._proof_is_its_own(move, seen), then=Then.DECIDE_NOW),)
-
-    def _proof_is_its_own(self, move: Move, seen: Observation) -> bool:
-        """Whether the flicker that proves capture ``move`` came well before the other
-        side began to move: one that came just as it did (within ``capture_grace_ms``)
-        may be the reply's own capture pushing a piece off; it is not used up."""
-        footprint = self.view.footprints[move]
-        if not footprint.proofs:
-            return True
-        lifted, _ = self.view.difference(seen.occupied, seen.ignored)
-        others = lifted - footprint.empties
-        if not others:
-            return True
-        sensors, grace = self.sensors, self.timing.capture_grace_ms
-        began = min(seen.since(cell) for cell in others)
-        left = min(seen.emptied(cell) for cell in footprint.empties)
-        return all(sensors.first_burst_end(target, left - grace) < began - grace for target in footprint.proofs)
+        return (
+            Commit(
+                move, proven=seen_made and self.traces.proof_is_its_own(self.view, move, seen), then=Then.DECIDE_NOW
+            ),
+        )
 
     def _under_way(self, seen: Observation, at: int) -> Decisions:
         timing = self.timing
@@ -468,24 +346,14 @@ class Turn:
     def _disturbed(self, at: int) -> Decisions:
         """Only pieces lifted, some that the side to move may not lift: knocked off, or in
         another player's hand. Nothing was played; after ``hold_ms`` they are asked for,
-        unless a capture no scan saw may explain them (:meth:`_doubted`)."""
-        doubts = self._doubted()
+        unless a capture no scan saw may explain them (:meth:`Traces.doubted`)."""
+        doubts = self.traces.doubted(self.view, self.table.observation())
         if doubts:
             return self._ask_after(at, doubts)
         if wait := self._wait(at, self.timing.hold_ms):
             return wait
         self.question = None
         return (Correct(CorrectionCause.DISTURBED),)
-
-    def _doubted(self) -> tuple[Move, ...]:
-        """The captures the nest showed possibly made unseen, since it last showed the
-        position, when other pieces than their capturers are off their cells now: what
-        the nest shows may be the moves made after one of them."""
-        seen = self.table.observation()
-        lifted, _ = self.view.difference(seen.occupied, seen.ignored)
-        if not lifted - {move.origin for move in self.doubts}:
-            return ()
-        return tuple(sorted(self.doubts, key=str))
 
     def _ask(self, options: tuple[Move, ...]) -> Decisions:
         if self.question == options:
