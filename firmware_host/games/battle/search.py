@@ -46,7 +46,7 @@ GUARD = 0.2  # one of our pieces that moves, within GUARD_REACH steps of our Fla
 GUARD_REACH = 2
 BOMB_STEPS = 2  # one of our Bombs on the way to our Flag counts as this many steps (a Miner gets through)
 
-THREAT = 0.3
+THREAT = 0.5
 """The share of what our moved piece could strike next move that its move is credited
 with (the other side may step away or strike first)."""
 PARANOIA = 0.5
