@@ -330,3 +330,34 @@ async def test_a_sides_screen_shows_the_other_sides_pieces_as_the_nest_holds_the
         assert removals >= 3, ("too few strikes to show anything", len(shared.moves()))
         for page in (shared, red):
             await page.close()
+
+
+async def test_a_hint_goes_to_its_sides_own_screen_alone(aiohttp_client, caplog):
+    """A hint in the battle game would tell the other side what the piece is (a long run
+    is a Scout's): red's own screen shows it; the shared page, the OLED, blue's screen and
+    the log say at most that one was given on red's screen."""
+    caplog.set_level("DEBUG")
+    async with simulated(battle_config()) as running:
+        daemon = running.daemon
+        shared, red = await red_against_the_computer(aiohttp_client, running.server)
+        blue = await player(aiohttp_client, running.server, "blue")
+        await shared.act({"type": "hint"})
+        await red.until(lambda: bool(red.latest["private"].get("hint")))
+        hint = red.latest["private"]["hint"]
+        position = daemon.position_now()
+        assert isinstance(position, Position)
+        assert hint in {str(move) for move in position.legal_moves()}  # red's move, a legal one
+        snapshot = daemon.snapshot()
+        assert snapshot.game.hint is None and not snapshot.cells
+        words = " ".join([snapshot.screen.headline, *snapshot.screen.lines, snapshot.screen.footer])
+        assert "hint on red's screen" in words and hint not in words
+        public = " ".join([snapshot.public_screen.headline, *snapshot.public_screen.lines])
+        assert hint not in public
+        await shared.until(lambda: "game" in shared.latest)
+        assert "hint" not in shared.latest["game"]
+        assert all(hint not in json.dumps(message) for message in blue.received)
+        assert all(message.get("hint") is None for message in blue.received if message["type"] == "private")
+        assert hint not in json.dumps(shared.latest) and all(hint not in text for text in shared.signals)
+        assert all(hint not in record.getMessage() and hint not in str(record.__dict__) for record in caplog.records)
+        await red.close()
+        await blue.close()

@@ -72,6 +72,7 @@ class Scene:
     computer_level: int = 0
     hint_wanted: bool = False  # the players asked for a hint; the engine is choosing it
     hint: Move | None = None  # the engine's suggestion for the side to move, until a move is made
+    hint_on_screen_of: Side | None = None  # a hint given on this side's own screen alone (hidden pieces)
     clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
     remote: RemoteShown | None = None  # remote play, with a [broker] (the remote side is in computers)
     # -- what the signals said
@@ -142,6 +143,7 @@ class Scene:
             computer_level=parts.players.level,
             hint_wanted=parts.hint.wanted,
             hint=parts.hint.move,
+            hint_on_screen_of=parts.hint.on_screen_of,
             clock=parts.clock.times,
             remote=parts.remote,
         )
@@ -155,7 +157,8 @@ def _changes(scene: Scene, signal: Signal) -> dict[str, Any]:
     """What ``signal`` changes of ``scene``: the fields to replace, by name."""
     changes: dict[str, Any] = {}
     if not isinstance(signal, MissedCapture | SensorFault | SensorRecovered | ComputerMove):
-        changes.update(hint_wanted=False, hint=None)  # a hint is for the position it was asked in
+        # a hint is for the position it was asked in
+        changes.update(hint_wanted=False, hint=None, hint_on_screen_of=None)
     if isinstance(signal, GameStarted | GameOver | GameAbandoned | CorrectionNeeded):
         changes.update(question=())  # whatever was asked no longer stands
     if isinstance(signal, GameStarted | GameAbandoned | TakenBack):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from firmware_host.daemon.computer import ComputerPlayer
@@ -172,7 +173,9 @@ class Daemon(Loop):
     def private_view(self, side: Side) -> PrivateView | None:
         """What ``side``'s own screen shows (None: the game hides nothing). Private: for
         that player's authenticated screen alone."""
-        return self.setups.private_view(side)
+        view = self.setups.private_view(side)
+        hint = self.hints.private_hint(side)
+        return replace(view, hint=str(hint)) if view is not None and hint is not None else view
 
     def show_address(self, address: str) -> None:
         """The web page's address, on the OLED's bottom line."""

@@ -253,6 +253,11 @@ def _side(scene: Scene) -> str:
     return scene.side.label
 
 
+def _hint_side(scene: Scene) -> str:
+    assert scene.hint_on_screen_of is not None
+    return scene.hint_on_screen_of.label
+
+
 def _strike(scene: Scene, footer: str) -> Screen:
     assert scene.strike is not None
     return Screen("STRIKE", strike_lines(scene.strike.words), footer)  # what it revealed, for both to read
@@ -313,6 +318,11 @@ SCREENS: tuple[ScreenRow, ...] = (
         "hint",
         lambda s: s.hint is not None,
         lambda s, f: Screen(str(s.hint), arranged([Block.of(f"hint for {_side(s)}", "hint")]), f),
+    ),
+    ScreenRow(
+        "hint on a screen",
+        lambda s: s.hint_on_screen_of is not None,
+        lambda s, f: Screen("HINT", arranged([Block.of(f"hint on {_hint_side(s)}'s screen", "on own screen")]), f),
     ),
     ScreenRow(
         "hint wanted",

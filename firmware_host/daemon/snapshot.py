@@ -74,3 +74,4 @@ class PrivateView:
     placed: int  # pieces placed so far, placing one at a time
     total: int  # pieces a set-up has
     prompt: str | None  # what the screen asks for next, placing one at a time
+    hint: str | None = None  # a hint for this side, given here alone: the move would say what the piece is

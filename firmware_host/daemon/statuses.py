@@ -53,10 +53,13 @@ class PlayersShown:
 
 @dataclass(frozen=True)
 class HintShown:
-    """A hint the players asked for: being chosen, or chosen (until a move is made)."""
+    """A hint the players asked for: being chosen, or chosen (until a move is made). In a
+    game that hides pieces the move is never here (it would say what the piece is): it goes
+    to the side's own screen alone, and this says only on whose (``on_screen_of``)."""
 
     wanted: bool = False
     move: Move | None = None
+    on_screen_of: Side | None = None
 
 
 @dataclass(frozen=True)

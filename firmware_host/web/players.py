@@ -88,7 +88,8 @@ class PlayerScreens(Channel[PlayerPage]):
         self.pins = SidePins([side.label for side in Side] if self.is_open else [], pins_file=pins_file)
         self.pin_from = pin_from  # where a player finds their side's PIN, in words, for the screen to say
         self._signals = signals
-        self._private: tuple[tuple[str, int], dict[str, str]] | None = None  # made for (game, signals)
+        # made for (game, signals, hints): a hint changes no public message
+        self._private: tuple[tuple[str, int, tuple[str, ...]], dict[str, str]] | None = None
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/ws/player", self.handle)
@@ -176,8 +177,8 @@ class PlayerScreens(Channel[PlayerPage]):
     def private_messages(self, public: str) -> dict[str, str]:
         """Each side's ``private`` message, by side: made again only when something was
         recorded or signalled since (``public``, the game as recorded, and the signals
-        say so), not on every frame."""
-        key = (public, self._signals.count)
+        say so) or a hint was given, not on every frame."""
+        key = (public, self._signals.count, tuple(str(self.daemon.hints.private_hint(side)) for side in Side))
         if self._private is None or self._private[0] != key:
             private: dict[str, str] = {}
             for side in Side:

@@ -10,7 +10,7 @@ import logging
 
 from firmware_host.daemon.parts.part import Host, Part
 from firmware_host.daemon.statuses import HintShown
-from firmware_host.games.base import ComputerChoice, Move
+from firmware_host.games.base import ComputerChoice, Move, Side
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.signals import ComputerMove, MissedCapture, SensorFault, SensorRecovered, Signal
 
@@ -26,6 +26,7 @@ class Hints(Part):
         self.host = host
         self.wanted_for: tuple[Move, ...] | None = None  # the moves before the position a hint is wanted in
         self._shown = HintShown()
+        self._private: tuple[Side, Move] | None = None  # a hint on a side's own screen alone (hidden pieces)
 
     def ask(self, *, question_open: bool) -> None:
         """A hint for the side to move. Raises :class:`CommandError` when none can be
@@ -57,13 +58,31 @@ class Hints(Part):
         service = self.host.service
         if service is not None:
             service.hint_shown(history)
-        self._shown = HintShown(move=result.move)
-        logger.info("hint: %s", result.move, extra={"fields": dict(result.facts)})
+        side = self._side_to_move()
+        if self.host.config.game.hidden is not None and side is not None:
+            # The move would tell the other side what the piece is: that side's own screen
+            # alone shows it; the shared OLED, page and log say only that one was given.
+            self._private = (side, result.move)
+            self._shown = HintShown(on_screen_of=side)
+            logger.info("a hint is given on a player's screen", extra={"fields": {"side": side.label}})
+        else:
+            self._shown = HintShown(move=result.move)
+            logger.info("hint: %s", result.move, extra={"fields": dict(result.facts)})
         self.host.show()
+
+    def private_hint(self, side: Side) -> Move | None:
+        """The hint for ``side``'s own screen alone, in a game that hides pieces."""
+        return self._private[1] if self._private is not None and self._private[0] is side else None
+
+    def _side_to_move(self) -> Side | None:
+        service = self.host.service
+        position = service.referee.position if service is not None and service.referee is not None else None
+        return position.turn if position is not None else None
 
     def heard(self, signal: Signal) -> None:
         if not isinstance(signal, MissedCapture | SensorFault | SensorRecovered | ComputerMove):
             self._shown = HintShown()  # a hint is for the position it was asked in
+            self._private = None
 
     def status(self) -> HintShown:
         return self._shown

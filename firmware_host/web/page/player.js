@@ -34,6 +34,7 @@ const SIGNALS_KEPT = 300;
  * @property {string | null} [prompt]
  * @property {number} [placed]
  * @property {number} [total]
+ * @property {string | null} [hint] a hint for this side, shown here alone (the move would say what the piece is)
  */
 
 /**
@@ -344,6 +345,7 @@ function renderTurn() {
   if (shared.private?.setup_state) words = "Setting up.";
   else if (game?.to_move) words = game.to_move === side ? "Your move." : `${game.to_move} to move.`;
   else if (game?.view === "over") words = "Game over.";
+  if (shared.private?.hint && game?.to_move === side) words += ` Hint: ${shared.private.hint}.`;
   byId("turn").textContent = words;
 }
 
