@@ -603,6 +603,11 @@ class Daemon:
         self._publish(self._setup_service().guide_setup(side, self.now_ms()))
         self._own_setups.pop(side, None)
 
+    def check_setup(self, side: Side) -> None:
+        """``side``'s pieces are checked against its set-up before the game, as its own
+        screen asks. Raises :class:`CommandError` when no set-up is awaited."""
+        self._publish(self._setup_service().check_setup(side, self.now_ms()))
+
     def clear_setup(self, side: Side) -> None:
         """``side``'s set-up withdrawn. Raises :class:`CommandError` when none is awaited."""
         self._publish(self._setup_service().clear_setup(side, self.now_ms()))

@@ -663,6 +663,42 @@ class Placement(Protocol):
         ...
 
 
+class SetupCheck(Protocol):
+    """The check after a side's set-up that the pieces on the nest are what the referee
+    holds: its player lifts one piece at a time as its own screen asks ("lift your
+    marshal"); the cell that opens must be one the set-up has that piece on. Immutable:
+    :meth:`lift` returns the next."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def checked(self) -> tuple[str, ...]:
+        """The cells lifted so far that held the piece asked for, in order."""
+        ...
+
+    @property
+    def total(self) -> int:
+        """The pieces to lift."""
+        ...
+
+    def is_complete(self) -> bool: ...
+
+    def holds(self, cell: str) -> bool:
+        """Whether a lift of ``cell`` now is the piece asked for."""
+        ...
+
+    def lift(self, cell: str) -> SetupCheck:
+        """The check once ``cell`` was lifted as the piece asked for; raises a
+        :class:`~firmware_host.errors.NestrefError` where the set-up has another piece."""
+        ...
+
+    def prompt(self) -> str:
+        """What the checking player's own screen asks for next: private, it names a
+        hidden piece."""
+        ...
+
+
 class PlayersSetUpOf(Protocol[SetupT_contra, PositionT_contra]):
     """A capability of a game (:attr:`GameParts.setups`): its start is made by the
     players, each side privately (pieces whose identity the opponent must not see), not
@@ -683,8 +719,15 @@ class PlayersSetUpOf(Protocol[SetupT_contra, PositionT_contra]):
         :class:`~firmware_host.errors.NestrefError` saying what is wrong."""
         ...
 
-    def guided_placement(self, side: Side) -> Placement:
-        """A placement of ``side``'s set-up with nothing placed yet."""
+    def guided_placement(self, side: Side, *, seed: int) -> Placement:
+        """A placement of ``side``'s set-up with nothing placed yet, asking for the pieces
+        in an order drawn with ``seed`` (random, so that the order in which cells fill,
+        which everybody sees, says nothing of what stands on them)."""
+        ...
+
+    def setup_check(self, setup: SetupT_contra, *, seed: int) -> SetupCheck:
+        """The check that the pieces on the nest are ``setup``'s (this game's own), the
+        pieces asked for in an order drawn with ``seed``."""
         ...
 
     def start_from_setups(self, red: SetupT_contra, blue: SetupT_contra, turn: Side) -> Position:

@@ -248,6 +248,10 @@ class RefereeService:
         """``side`` places its pieces one at a time (:meth:`Referee.guide_setup`)."""
         return self._publish(self.referee.guide_setup(side, now), now)
 
+    def check_setup(self, side: Side, now: int) -> list[Signal]:
+        """``side``'s pieces are checked before the game (:meth:`Referee.check_setup`)."""
+        return self._publish(self.referee.check_setup(side, now), now)
+
     def clear_setup(self, side: Side, now: int) -> list[Signal]:
         """``side``'s set-up is withdrawn (:meth:`Referee.clear_setup`)."""
         return self._publish(self.referee.clear_setup(side, now), now)

@@ -335,9 +335,18 @@ class Referee:
         signals = self._advance(now)
         return signals + self._players_setup().clear(side) + self._decide_soon(now)
 
+    def check_setup(self, side: Side, now: int) -> list[Signal]:
+        """``side``'s pieces are checked against its set-up before the game starts: once
+        the nest shows it, its own screen asks for one piece at a time to lift
+        (:meth:`placement_prompt`), and the cell that opens must hold it. Raises
+        :class:`CommandError` as :meth:`give_setup` does."""
+        signals = self._advance(now)
+        return signals + self._players_setup().ask_check(side) + self._decide_soon(now)
+
     def placement_prompt(self, side: Side) -> str | None:
-        """What ``side``'s own screen asks for while it places its pieces one at a time,
-        None otherwise. Private: it names the piece asked for; never on a shared screen."""
+        """What ``side``'s own screen asks for while it places its pieces one at a time or
+        checks them, None otherwise. Private: it names the piece asked for; never on a
+        shared screen."""
         phase = self.phase
         return phase.prompt(side) if isinstance(phase, PlayersSetup) else None
 

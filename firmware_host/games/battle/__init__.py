@@ -41,7 +41,7 @@ from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
 from firmware_host.games.battle.pieces import HIDDEN_LETTER, Shown, side_letter
 from firmware_host.games.battle.position import Position, View
-from firmware_host.games.battle.setups import GuidedPlacement, Setup
+from firmware_host.games.battle.setups import GuidedPlacement, Setup, SetupCheck
 
 __all__ = [
     "BattleGame",
@@ -52,6 +52,7 @@ __all__ = [
     "Outcome",
     "Position",
     "Setup",
+    "SetupCheck",
     "View",
     "load",
 ]
@@ -145,10 +146,16 @@ class BattleGame(
         :class:`~firmware_host.games.battle.setups.SetupError` or :class:`NotationError`."""
         return Setup.from_text(self.field, side, text)
 
-    def guided_placement(self, side: Side) -> GuidedPlacement:
+    def guided_placement(self, side: Side, *, seed: int) -> GuidedPlacement:
         """A set-up for ``side`` made by asking for one rank at a time on its player's
-        own screen (``docs/rules-battle.md`` §2)."""
-        return GuidedPlacement.begin(self.field, side)
+        own screen, in an order drawn with ``seed`` (``docs/rules-battle.md`` §2)."""
+        return GuidedPlacement.begin(self.field, side, seed=seed)
+
+    def setup_check(self, setup: Setup, *, seed: int) -> SetupCheck:
+        """The check that the pieces on the nest are ``setup``'s ranks: one piece lifted
+        at a time by its rank, in an order drawn with ``seed`` (``docs/rules-battle.md``
+        §2)."""
+        return SetupCheck.begin(setup, seed=seed)
 
     def start_from_setups(self, red: Setup, blue: Setup, turn: Side) -> Position:
         """The start of a game from the players' own set-ups."""

@@ -29,7 +29,7 @@ const SIGNALS_KEPT = 300;
  * @typedef {object} PrivateMessage
  * @property {string} side
  * @property {Record<string, string>} cells
- * @property {string | null} [setup_state] `waiting`, `placing`, `ready`; none once the game is on
+ * @property {string | null} [setup_state] `waiting`, `placing`, `ready`, `checking`; none once the game is on
  * @property {string | null} [prompt]
  * @property {number} [placed]
  * @property {number} [total]
@@ -305,6 +305,7 @@ const SETUP_WORDS = new Map([
   ["waiting", "Not given yet: arrange your army, then give it."],
   ["placing", "Placing one piece at a time on the nest."],
   ["ready", "Given: the nest asks for the pieces where they go. You may still change it."],
+  ["checking", "Checking: lift each piece this screen asks for, then put it back."],
 ]);
 
 /** @param {PrivateMessage} view */
@@ -326,6 +327,7 @@ function renderPrivate(view) {
     prompt.hidden = !view.prompt;
     prompt.textContent = view.prompt ? capitalised(view.prompt) : "";
     if (view.setup_state === "placing") state.textContent += ` ${view.placed} of ${view.total} placed.`;
+    if (view.setup_state === "checking") state.textContent += ` ${view.placed} of ${view.total} checked.`;
     renderPieces(view.setup_state === "placing" ? {} : draftLetters());
   } else {
     shared.draft = null;
@@ -370,6 +372,7 @@ function start() {
   byId("shuffle").addEventListener("click", shuffle);
   byId("give").addEventListener("click", () => channel.send("setup", { text: setupText() }));
   byId("guide").addEventListener("click", () => channel.send("guide"));
+  byId("check").addEventListener("click", () => channel.send("check_setup"));
   byId("withdraw").addEventListener("click", () => channel.send("clear_setup"));
   channel.start();
 }
