@@ -201,6 +201,7 @@ class Config:
     log_level: str
     computer_level: int  # the computer's level (the game's computer_levels); it plays referee.computers
     web_hosts: tuple[str, ...] = ()  # names the web page may be reached by, besides its addresses and localhost
+    spectators_on_network: bool = False  # nestref run --web: the shared page for other machines too
     clock: TimeControl | None = None  # each side's time control; None: no clock
     sound: Sound = Sound()
     broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
@@ -367,6 +368,7 @@ class _ConfigReader(TomlChecker):
             log_level=level,
             computer_level=computer_level,
             web_hosts=web_hosts,
+            spectators_on_network=self.boolean(data["web"]["spectators_on_network"], "web.spectators_on_network"),
             clock=self.clock(data["clock"]),
             sound=self.sound(data["sound"]),
             broker=self.broker(data["broker"]),
