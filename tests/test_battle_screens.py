@@ -160,6 +160,29 @@ async def test_a_check_asked_on_a_players_screen_holds_the_game_until_each_piece
             await page.close()
 
 
+async def test_set_up_lineup_puts_the_other_sides_pieces_left_on_a_sides_rows_back_in_the_box(aiohttp_client):
+    async with simulated(battle_config()) as running:
+        simulator, game = running.simulator, running.daemon.config.game
+        red_piece = next(piece for piece in game.lineup_pieces("demo").values() if piece.side is Side.RED)
+        for cell in ("a7", "b7"):  # red pieces left on blue's rows by the game before
+            if cell in simulator.table.cells:
+                simulator.table.knock(cell)
+            simulator.table.put_from_box(cell, Side.RED, red_piece)
+        shared = await connect(aiohttp_client, running.server)
+        red = await player(aiohttp_client, running.server, "red")
+        blue = await player(aiohttp_client, running.server, "blue")
+        await red.act({"type": "setup", "text": RED_SETUP})
+        await blue.act({"type": "setup", "text": BLUE_SETUP})  # a7 and b7 are blue's squares
+        await shared.act({"type": "setup"})
+        await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+        for cell, piece in simulator.table.cells.items():
+            home = FIELD.home_of(cell)
+            assert piece.side is home, f"{cell} holds a piece of {piece.side}, on {home}'s rows"
+        assert {"a7", "b7"} <= set(simulator.table.cells)
+        for page in (shared, red, blue):
+            await page.close()
+
+
 async def test_the_shared_page_never_gets_a_hidden_rank(aiohttp_client):
     async with simulated(battle_config()) as running:
         shared = await connect(aiohttp_client, running.server)

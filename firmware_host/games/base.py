@@ -806,6 +806,11 @@ class HiddenPiecesOf(Protocol[PositionT_contra, SetupT_contra]):
         it was shown (the letters :meth:`GamePictures.for_page` draws)."""
         ...
 
+    def diagram_seen_by(self, position: PositionT_contra, side: Side) -> str:
+        """``position`` as text as ``side``'s player sees it (its own ranks, the other
+        side's only where shown): for that player alone, such as ``nestref play``'s."""
+        ...
+
     def setup_letters(self, setup: SetupT_contra) -> Mapping[str, str]:
         """The pieces of one side's own set-up (:class:`SideSetup`, this game's) by cell,
         as its own player's screen draws them."""

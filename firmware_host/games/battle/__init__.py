@@ -217,12 +217,8 @@ class BattleGame(
     # -- pictures and words ---------------------------------------------------------------
 
     def legend(self) -> str:
-        ranks = " ".join(rank.letter for rank in self.field.army)
-        names = ", ".join(rank.name for rank in self.field.army)
-        return (
-            f"Pieces: X red, x blue, rank hidden; {ranks} {names} (blue's in lower case) where a rank is shown; "
-            "~ a lake."
-        )
+        key = ", ".join(f"{rank.letter} {rank.name}" for rank in self.field.army)
+        return f"Pieces: X red, x blue, rank hidden; where a rank is shown {key} (blue's in lower case); ~ a lake."
 
     def diagram(self, position: Position | View) -> str:
         """The position as a spectator sees it (a view as its viewer does)."""
@@ -254,6 +250,10 @@ class BattleGame(
             cell: piece.rank_letter if position.shown(cell) is Shown.REVEALED else piece.letter
             for cell, piece in position.pieces().items()
         }
+
+    def diagram_seen_by(self, position: Position, side: Side) -> str:
+        """``position`` as text as ``side``'s player sees it (:meth:`Position.view`)."""
+        return self.diagram(position.view(side))
 
     def setup_letters(self, setup: Setup) -> dict[str, str]:
         """The ranks of ``setup`` by square, in its side's case: for its player's screen."""
