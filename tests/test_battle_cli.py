@@ -23,7 +23,7 @@ def play(monkeypatch, capsys, typed: str, *argv: str) -> str:
     assert main(["--game", "battle", "play", *argv]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
-    return captured.out
+    return str(captured.out)
 
 
 def diagrams(out: str) -> list[list[str]]:
