@@ -76,6 +76,7 @@ const handlers = {
       return;
     }
     buildField(message.game);
+    renderKey(message.game);
     const side = message.side;
     document.body.dataset.side = side ?? "";
     byId("side-title").textContent = side ? `${side}'s own screen` : "your own screen";
@@ -224,12 +225,28 @@ function ownRows(side) {
 }
 
 /**
- * A first draft: the army in the board file's order, from the back row forwards.
+ * Where a rank goes in the first draft, from the back row forwards: the Flag first, then
+ * the pieces that never move, then those that step (strongest first, as the board file
+ * lists them), the runners (the Scouts) last, in front.
+ *
+ * @param {{ letter: string }} rank
+ */
+function draftPlace(rank) {
+  const piece = shared.hello?.game?.pieces?.[rank.letter];
+  if (piece?.shape === "flag") return 0;
+  if (piece?.moves === "never") return 1;
+  return piece?.moves === "any number of squares" ? 3 : 2;
+}
+
+/**
+ * A first draft: the Flag in the back row among the pieces that never move, the Scouts
+ * in front (docs/rules-battle.md §2; a draft to change, nothing more).
  *
  * @param {string} side
  */
 function firstDraft(side) {
-  const army = shared.hello?.game?.army ?? [];
+  const army = [...(shared.hello?.game?.army ?? [])];
+  army.sort((a, b) => draftPlace(a) - draftPlace(b)); // stable: the board file's order within each
   const letters = army.flatMap((rank) => Array(rank.count).fill(rank.letter));
   const squares = ownCells(side).sort((a, b) => (side === "red" ? b.y - a.y : a.y - b.y) || a.x - b.x);
   /** @type {Map<string, string>} */
@@ -310,6 +327,47 @@ const SETUP_WORDS = new Map([
   ["checking", "Checking: lift each piece this screen asks for, then put it back."],
 ]);
 
+/**
+ * What the set-up panel says of the set-up in force: a draft changed since it was given,
+ * or a set-up placed one piece at a time, is not the one the referee holds.
+ *
+ * @param {PrivateMessage} view
+ */
+function setupWords(view) {
+  const state = view.setup_state ?? "";
+  const words = SETUP_WORDS.get(state) ?? state;
+  if (state !== "ready" && state !== "checking") return words;
+  const given = Object.entries(view.cells).map(([cell, letter]) => `${cell}:${letter.toUpperCase()}`);
+  if (given.length === 0) {
+    return "Your set-up placed one piece at a time is in force, not the draft shown here: give the draft to use it instead.";
+  }
+  const draft = [...(shared.draft ?? [])].map(([cell, letter]) => `${cell}:${letter}`);
+  if (given.sort().join() !== draft.sort().join()) {
+    return "The draft shown here is not the set-up you gave, which stays in force: give it to use it instead.";
+  }
+  return words;
+}
+
+/**
+ * The key to the rank letters, from the hello's army.
+ *
+ * @param {import("./game-panel.js").GamePage | undefined} game
+ */
+function renderKey(game) {
+  const list = byId("rank-key");
+  list.replaceChildren();
+  for (const rank of game?.army ?? []) {
+    const item = document.createElement("li");
+    const letter = document.createElement("b");
+    letter.textContent = rank.letter;
+    const strength = rank.strength ? ` (${rank.strength})` : "";
+    item.append(letter, ` ${rank.name}${strength} ×${rank.count}`);
+    item.dataset.letter = rank.letter;
+    list.append(item);
+  }
+  byId("key-panel").hidden = list.children.length === 0;
+}
+
 /** @param {PrivateMessage} view */
 function renderPrivate(view) {
   const setting = Boolean(view.setup_state);
@@ -324,7 +382,7 @@ function renderPrivate(view) {
     ui.given = given;
     if (!shared.draft) shared.draft = firstDraft(view.side);
     const state = byId("setup-state");
-    state.textContent = SETUP_WORDS.get(view.setup_state) ?? view.setup_state;
+    state.textContent = setupWords(view);
     const prompt = byId("prompt");
     prompt.hidden = !view.prompt;
     prompt.textContent = view.prompt ? capitalised(view.prompt) : "";
