@@ -328,3 +328,27 @@ def test_a_set_up_placed_one_piece_at_a_time_as_the_players_screen_asks(
     expect(page.locator("#signals")).to_contain_text("blue set-up: placing, 1 of 36 placed")
     blue.context.close()
     assert errors == [], f"blue's screen logged errors: {errors}"
+
+
+def test_pieces_put_down_first_then_a_set_up_given_and_fitted_to_them(
+    browser: Browser, simulator: BattleSimulator, page: Page
+) -> None:
+    errors: list[str] = []
+    blue = player_screen(browser, simulator, "blue", errors)
+    # The nest holds pieces already (the demo's: blue's on a7 b7 e7 f7 i7 j7 of row 7);
+    # the draft has row 7's on a7 to f7. Given, the nest asks for the squares that differ.
+    blue.locator("#give").click()
+    expect(page.locator("#signals")).to_contain_text("fill c7 d7; empty i7 j7")
+    blue.locator("#fit").click()  # the draft moved onto the squares the pieces stand on
+    for square in ("i7", "j7"):
+        expect(own_piece(blue, square)).to_have_count(1)
+    for square in ("c7", "d7"):
+        expect(own_piece(blue, square)).to_have_count(0)
+    expect(blue.locator("#setup-state")).to_contain_text("not the set-up you gave")
+    blue.locator("#give").click()
+    expect(blue.locator("#setup-state")).to_contain_text("Given")
+    needed = blue.locator('#signals li[data-kind="SetupNeeded"]')
+    expect(needed.last).to_contain_text("fill -; empty -")  # the nest shows blue's set-up as given
+    expect(needed.nth(-2)).to_contain_text("fill c7 d7; empty i7 j7")
+    blue.context.close()
+    assert errors == [], f"blue's screen logged errors: {errors}"

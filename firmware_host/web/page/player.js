@@ -59,6 +59,8 @@ const ui = {
   chosen: null,
   /** @type {string | null} the set-up the server last said was given, as JSON */
   given: null,
+  /** @type {{ fill: string[], empty: string[] }} the cells the nest must fill and empty, as last said */
+  needed: { fill: [], empty: [] },
 };
 const wantedSide = new URLSearchParams(location.search).get("side");
 
@@ -118,6 +120,11 @@ const handlers = {
 
   /** @param {{ kind: string, text: string }} message */
   signal(message) {
+    const found = message.kind === "SetupNeeded" ? /fill (.*); empty (.*)$/.exec(message.text) : null;
+    if (found) {
+      const cells = (/** @type {string} */ words) => (words === "-" ? [] : words.split(" "));
+      ui.needed = { fill: cells(found[1]), empty: cells(found[2]) };
+    }
     const list = byId("signals");
     const item = document.createElement("li");
     item.textContent = message.text;
@@ -320,6 +327,26 @@ function shuffle() {
   renderPrivate(shared.private);
 }
 
+/**
+ * The draft moved onto the squares the nest shows: a piece of the draft on a square the
+ * nest asks to fill goes to one the nest asks to empty (a piece stands there that the set-up
+ * given has not), so that a set-up placed first on the nest, then given here, needs no
+ * piece moved. Which rank stands where is still the player's to arrange.
+ */
+function fitToNest() {
+  const draft = shared.draft;
+  if (!draft || !shared.private) return;
+  const own = new Set(ownCells(mySide()).map((cell) => cell.name));
+  const from = ui.needed.fill.filter((cell) => own.has(cell) && draft.has(cell));
+  const to = ui.needed.empty.filter((cell) => own.has(cell) && !draft.has(cell));
+  from.slice(0, to.length).forEach((cell, i) => {
+    draft.set(to[i], /** @type {string} */ (draft.get(cell)));
+    draft.delete(cell);
+  });
+  ui.chosen = null;
+  renderPrivate(shared.private);
+}
+
 const SETUP_WORDS = new Map([
   ["waiting", "Not given yet: arrange your army, then give it."],
   ["placing", "Placing one piece at a time on the nest."],
@@ -430,6 +457,7 @@ function start() {
     });
   });
   byId("shuffle").addEventListener("click", shuffle);
+  byId("fit").addEventListener("click", fitToNest);
   byId("give").addEventListener("click", () => channel.send("setup", { text: setupText() }));
   byId("guide").addEventListener("click", () => channel.send("guide"));
   byId("check").addEventListener("click", () => channel.send("check_setup"));
