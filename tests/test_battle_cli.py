@@ -11,10 +11,12 @@ from pathlib import Path
 from firmware_host.cli import main
 from firmware_host.cli.game import _last_strike_since_your_move, play_help
 from firmware_host.games.base import Side
-from firmware_host.games.battle import load
+from firmware_host.games.battle import Setup, load
+from firmware_host.games.battle.army import Rank
 from tests.battle_helpers import position_of
 
 GAME = load(None)
+FIELD = GAME.field
 LANES = "abefij"  # the columns between and beside the lakes
 
 
@@ -94,3 +96,69 @@ def test_the_docs_say_the_nest_referees_the_battle_game():
         text = " ".join((root / name).read_text(encoding="utf-8").split())
         assert "still to come" not in text and "not here yet" not in text.lower(), name
     assert "## 11. On the nest" in (root / "docs/rules-battle.md").read_text(encoding="utf-8")
+
+
+# -- a sensor log with the check after the set-ups, through nestref referee --events -------
+
+
+def checked_log(belief: dict[str, Rank], red: Setup, blue: Setup, seed: int) -> str:
+    """A log of both set-ups put down (red's pieces as ``belief`` has them), red's check
+    asked with ``seed``, and red's player lifting, for each piece asked for, one they
+    believe is it (another they believe is if refused) and putting it back."""
+    lines = [f"# setup red: {red.to_text(FIELD)}", f"# setup blue: {blue.to_text(FIELD)}", f"# check red: {seed}"]
+    time = 0
+    for cell in sorted(red.cells | blue.cells, key=FIELD.index):
+        time += 50
+        lines.append(f"{time} {cell}+")
+    time += 1000
+    check, refused = GAME.setup_check(red, seed=seed), set()
+    while not check.is_complete():
+        asked = check.next_rank
+        choices = [c for c, r in sorted(belief.items()) if r == asked and c not in check.checked and c not in refused]
+        if not choices:
+            break
+        cell = choices[0]
+        lines += [f"{time} {cell}-", f"{time + 400} {cell}+"]
+        time += 900
+        if check.holds(cell):
+            check = check.lift(cell)
+        else:
+            refused.add(cell)
+    return "\n".join(lines) + "\n"
+
+
+def referee_events(tmp_path: Path, text: str, capsys) -> tuple[int, str]:
+    path = tmp_path / "battle.log"
+    path.write_text(text, encoding="utf-8")
+    code = main(["--game", "battle", "referee", "--events", str(path)])
+    return code, capsys.readouterr().out
+
+
+def test_a_log_whose_pieces_match_passes_the_check_and_the_game_starts(tmp_path, capsys):
+    red, blue = (FIELD.lineup("demo").setups[side] for side in Side)
+    code, out = referee_events(tmp_path, checked_log(dict(red.ranks), red, blue, seed=7), capsys)
+    assert code == 0
+    assert "red set-up: checking, 0 of 35 checked" in out and "red set-up: checking, 34 of 35 checked" in out
+    assert "game 1 starts: own, red to move" in out
+    assert "blue set-up: checking" not in out  # blue asked for none
+    names = "|".join(rank.name for rank in FIELD.army)
+    assert not re.search(rf"\b({names})\b", out), "the referee's public signals name no rank"
+
+
+def test_a_log_with_two_pieces_swapped_is_caught_by_the_check_and_no_game_starts(tmp_path, capsys):
+    red, blue = (FIELD.lineup("demo").setups[side] for side in Side)
+    a, b = "a4", "e2"  # a Scout and a Sergeant, put down on each other's squares
+    assert red.ranks[a] != red.ranks[b]
+    belief = {**red.ranks, a: red.ranks[b], b: red.ranks[a]}
+    code, out = referee_events(tmp_path, checked_log(belief, red, blue, seed=7), capsys)
+    assert code == 0
+    assert "red set-up: checking" in out and "game 1 starts" not in out
+
+
+def test_a_check_line_that_is_wrong_is_named(tmp_path, capsys):
+    red, blue = (FIELD.lineup("demo").setups[side] for side in Side)
+    text = f"# setup red: {red.to_text(FIELD)}\n# setup blue: {blue.to_text(FIELD)}\n# check red: soon\n0 a1+\n"
+    path = tmp_path / "bad.log"
+    path.write_text(text, encoding="utf-8")
+    assert main(["--game", "battle", "referee", "--events", str(path)]) == 2
+    assert "bad.log:3: a check's seed is a whole number, 0 or more, got 'soon'" in capsys.readouterr().err

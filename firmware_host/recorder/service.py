@@ -248,9 +248,9 @@ class RefereeService:
         """``side`` places its pieces one at a time (:meth:`Referee.guide_setup`)."""
         return self._publish(self.referee.guide_setup(side, now), now)
 
-    def check_setup(self, side: Side, now: int) -> list[Signal]:
+    def check_setup(self, side: Side, now: int, *, seed: int | None = None) -> list[Signal]:
         """``side``'s pieces are checked before the game (:meth:`Referee.check_setup`)."""
-        return self._publish(self.referee.check_setup(side, now), now)
+        return self._publish(self.referee.check_setup(side, now, seed=seed), now)
 
     def clear_setup(self, side: Side, now: int) -> list[Signal]:
         """``side``'s set-up is withdrawn (:meth:`Referee.clear_setup`)."""

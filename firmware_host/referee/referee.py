@@ -335,13 +335,14 @@ class Referee:
         signals = self._advance(now)
         return signals + self._players_setup().clear(side) + self._decide_soon(now)
 
-    def check_setup(self, side: Side, now: int) -> list[Signal]:
+    def check_setup(self, side: Side, now: int, *, seed: int | None = None) -> list[Signal]:
         """``side``'s pieces are checked against its set-up before the game starts: once
         the nest shows it, its own screen asks for one piece at a time to lift
-        (:meth:`placement_prompt`), and the cell that opens must hold it. Raises
-        :class:`CommandError` as :meth:`give_setup` does."""
+        (:meth:`placement_prompt`), in the order ``seed`` draws (None: drawn where nobody
+        can know it; a sensor log's replay passes its own), and the cell that opens must
+        hold it. Raises :class:`CommandError` as :meth:`give_setup` does."""
         signals = self._advance(now)
-        return signals + self._players_setup().ask_check(side) + self._decide_soon(now)
+        return signals + self._players_setup().ask_check(side, seed=seed) + self._decide_soon(now)
 
     def placement_prompt(self, side: Side) -> str | None:
         """What ``side``'s own screen asks for while it places its pieces one at a time or
