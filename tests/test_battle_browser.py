@@ -350,5 +350,13 @@ def test_pieces_put_down_first_then_a_set_up_given_and_fitted_to_them(
     needed = blue.locator('#signals li[data-kind="SetupNeeded"]')
     expect(needed.last).to_contain_text("fill -; empty -")  # the nest shows blue's set-up as given
     expect(needed.nth(-2)).to_contain_text("fill c7 d7; empty i7 j7")
+    # A set-up saved on this device comes back as it was, after a shuffle, to be given again.
+    blue.locator("#save").click()
+    saved = {square: own_piece(blue, square).get_attribute("data-piece") for square in ("a10", "d10", "i7")}
+    blue.locator("#shuffle").click()
+    blue.locator("#saved").click()
+    for square, letter in saved.items():
+        expect(own_piece(blue, square)).to_have_attribute("data-piece", letter or "")
+    expect(blue.locator("#setup-state")).to_contain_text("Given")  # the saved one is the one given
     blue.context.close()
     assert errors == [], f"blue's screen logged errors: {errors}"

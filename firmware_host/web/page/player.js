@@ -347,6 +347,31 @@ function fitToNest() {
   renderPrivate(shared.private);
 }
 
+/** The key a saved draft is kept under on this device: one a side and a board. */
+const savedKey = () => `nestref.setup.${shared.hello?.game?.board?.name ?? ""}.${mySide() ?? ""}`;
+
+/** The draft kept on this device (its browser's storage, nowhere else), to give again later. */
+function saveDraft() {
+  if (!shared.draft) return;
+  localStorage.setItem(savedKey(), JSON.stringify([...shared.draft]));
+  showStatus("This set-up is saved on this device.", "info");
+}
+
+/** The draft saved on this device, back on the screen: give it, and place to match it. */
+function loadDraft() {
+  const saved = localStorage.getItem(savedKey());
+  if (!saved || !shared.private) {
+    showStatus("No set-up is saved on this device for this side.", "info");
+    return;
+  }
+  const own = new Set(ownCells(mySide()).map((cell) => cell.name));
+  /** @type {[string, string][]} */
+  const entries = JSON.parse(saved);
+  shared.draft = new Map(entries.filter(([cell]) => own.has(cell)));
+  ui.chosen = null;
+  renderPrivate(shared.private);
+}
+
 const SETUP_WORDS = new Map([
   ["waiting", "Not given yet: arrange your army, then give it."],
   ["placing", "Placing one piece at a time on the nest."],
@@ -458,6 +483,8 @@ function start() {
   });
   byId("shuffle").addEventListener("click", shuffle);
   byId("fit").addEventListener("click", fitToNest);
+  byId("save").addEventListener("click", saveDraft);
+  byId("saved").addEventListener("click", loadDraft);
   byId("give").addEventListener("click", () => channel.send("setup", { text: setupText() }));
   byId("guide").addEventListener("click", () => channel.send("guide"));
   byId("check").addEventListener("click", () => channel.send("check_setup"));
