@@ -21,7 +21,8 @@ For each pairing: the player's wins, draws and losses, its score (a win 1, a dra
 and greedy, 80 % against cautious; ``levels``: the interval above 50 %). Then the
 strongest level's time per move, median and slowest, in milliseconds and as a ratio
 to the reference measured in the same run: the time to list the legal moves of the
-demo start 100 times. ``docs/battle-computer.md`` gives the figures measured.
+demo start 100 times; and the most memory its search holds at once.
+``docs/battle-computer.md`` gives the figures measured.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import platform
 import random
 import sys
 import time
+import tracemalloc
 from dataclasses import dataclass
 
 from benchmarks.stats import percentile, play_all, tally, timed_ms
@@ -152,6 +154,29 @@ def reference_ms() -> float:
     return percentile(timed_ms(lists, 9), 0.5)
 
 
+def search_memory_kib(searches: int = 20) -> float:
+    """The most memory the strongest level's search holds at once (Python's own
+    allocations, by ``tracemalloc``) over ``searches`` moves of a game, in KiB."""
+    field = Field.default()
+    position = Position.from_setups(
+        field, computer_setup(field, Side.RED, 1), computer_setup(field, Side.BLUE, 2), Side.RED
+    )
+    rng = random.Random(0)
+    tracemalloc.start()
+    try:
+        peak = 0
+        for _ in range(searches):
+            if position.is_over():
+                break
+            tracemalloc.reset_peak()
+            move = _choose(str(STRONGEST), position.view(position.turn), rng)
+            peak = max(peak, tracemalloc.get_traced_memory()[1])
+            position.push(move)
+    finally:
+        tracemalloc.stop()
+    return peak / 1024
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--match", choices=("baselines", "levels"), default="baselines", help="which match to play")
@@ -203,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(strongest)} moves; reference ({REFERENCE_ROUNDS} move lists of the demo start) {reference:.1f} ms: "
             f"median {median / reference:.2f}x, slowest {slowest / reference:.2f}x the reference"
         )
+        print(f"level {STRONGEST} search memory: at most {search_memory_kib():.0f} KiB held at once over 20 moves")
     return 0
 
 

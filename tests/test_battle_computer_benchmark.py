@@ -25,6 +25,7 @@ def test_the_match_reports_each_pairing_with_its_interval_goal_and_time_per_move
         r"start\) [\d.]+ ms: median [\d.]+x, slowest [\d.]+x the reference",
         lines[2],
     ), lines[2]
+    assert re.fullmatch(r"level 5 search memory: at most \d+ KiB held at once over 20 moves", lines[3]), lines[3]
 
 
 def test_the_games_alternate_sides_and_each_has_its_own_seed():

@@ -14,14 +14,12 @@ fill or empty and how many pieces each side has placed.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import OWN_SETUPS, Placement, PlayersSetUp, SetupCheck, Side, SideSetup
+from firmware_host.referee.decisions import NOTHING, Decisions, StartFromSetups, Table
 from firmware_host.referee.signals import SetupNeeded, SetupProgress, SetupState, Signal
-
-if TYPE_CHECKING:
-    from firmware_host.referee.referee import Referee
 
 
 class PlayersSetup:
@@ -52,8 +50,8 @@ class PlayersSetup:
     cells open and fill, how many — says nothing of the ranks.
     """
 
-    def __init__(self, referee: Referee, hiding: PlayersSetUp) -> None:
-        self.referee = referee
+    def __init__(self, table: Table, hiding: PlayersSetUp) -> None:
+        self.table = table
         self.hiding = hiding
         self.given: dict[Side, SideSetup] = {}
         self.placing: dict[Side, Placement] = {}
@@ -83,7 +81,7 @@ class PlayersSetup:
         self._uncheck(side)
         drawn = seed if seed is not None else secrets.randbits(64)
         self.placing[side] = self.hiding.guided_placement(side, seed=drawn)
-        occupied = set(self.referee.sensors.settled) - set(self.referee.sensors.faulty)
+        occupied = set(self.table.sensors.settled) - set(self.table.sensors.faulty)
         self.blocked = (self.blocked - self.hiding.setup_cells(side)) | (occupied & self.hiding.setup_cells(side))
         return self._report()
 
@@ -162,8 +160,8 @@ class PlayersSetup:
         return None
 
     def needed(self) -> SetupNeeded:
-        referee = self.referee
-        board, sensors = referee.board, referee.sensors
+        table, state = self.table, self.table.set_state
+        board, sensors = table.game.board, table.sensors
         ignored = set(sensors.faulty)
         occupied = set(sensors.settled) - ignored
         fill: set[str] = set()
@@ -179,15 +177,15 @@ class PlayersSetup:
         empty |= self.blocked & occupied
         return SetupNeeded(
             OWN_SETUPS,
-            referee.starter,
+            state.starter,
             tuple(sorted(fill, key=board.index)),
             tuple(sorted(empty, key=board.index)),
-            referee.number,
+            state.number,
         )
 
     # -- what the referee asks of a phase ---------------------------------------------
 
-    def on_change(self, at: int, cell: str | None = None, *, settled: bool = True) -> list[Signal]:
+    def on_change(self, at: int, cell: str | None = None, *, settled: bool = True) -> Decisions:
         """A settled change of ``cell``: a placing side's piece placed or taken back, a
         checking side's piece lifted or put back."""
         if cell is not None and settled:
@@ -199,7 +197,7 @@ class PlayersSetup:
         return self._report()
 
     def _check(self, side: Side, cell: str) -> None:
-        sensors = self.referee.sensors
+        sensors = self.table.sensors
         check = self.checking[side]
         setup = self.setup_of(side)
         assert setup is not None
@@ -228,7 +226,7 @@ class PlayersSetup:
 
     def _begin_checks(self) -> None:
         """A side to check whose set-up is ready and shown on the nest begins its check."""
-        sensors = self.referee.sensors
+        sensors = self.table.sensors
         occupied = set(sensors.settled) - set(sensors.faulty)
         for side in self.check_wanted:
             if side in self.checking or side in self.passed:
@@ -244,7 +242,7 @@ class PlayersSetup:
         side = next((side for side in self.placing if cell in self.hiding.setup_cells(side)), None)
         if side is None:
             return
-        sensors = self.referee.sensors
+        sensors = self.table.sensors
         placement = self.placing[side]
         if cell not in sensors.settled:
             self.blocked.discard(cell)
@@ -282,16 +280,16 @@ class PlayersSetup:
             signals.append(needed)
         return signals
 
-    def on_quiet(self, at: int) -> list[Signal]:
+    def on_quiet(self, at: int) -> Decisions:
         signals = self._report()
         assert self.shown is not None
         setups = self.setups()
         if setups is None or self.shown.fill or self.shown.empty or not self.is_checked():
             return signals
-        return signals + self.referee.start_from_setups(setups[Side.RED], setups[Side.BLUE], at)
+        return (*signals, StartFromSetups(setups[Side.RED], setups[Side.BLUE]))
 
     def deadline(self) -> int | None:
         return None
 
-    def on_deadline(self, at: int) -> list[Signal]:
-        return []
+    def on_deadline(self, at: int) -> Decisions:
+        return NOTHING

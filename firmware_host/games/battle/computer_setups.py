@@ -29,7 +29,7 @@ from firmware_host.games.battle.belief import depth_from_back
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.setups import Setup
 
-PLANS = (("fortress", 0.45), ("guarded", 0.4), ("decoy", 0.15))
+PLANS = (("fortress", 0.6), ("guarded", 0.3), ("decoy", 0.1))
 """The Flag's plans and how often each is drawn."""
 
 ROW_LIKING = {

@@ -37,12 +37,18 @@ HIDDEN_SHARE = 0.15  # what a piece whose rank is not shown is worth on top of i
 HIDDEN_BOMB = 1.0  # an unknown Bomb guards what lies behind it
 SPY_BONUS = 3.0  # the Spy's worth while the Marshal it strikes down is on the field
 MINER_BONUS = 0.6  # a Miner's worth per enemy Bomb still on the field
-GROUND = 0.02  # a row forward, for a piece that moves
-PULL = 0.4  # closing on the enemy Flag, within PULL_REACH squares
-PULL_REACH = 6
-DANGER = (0.0, 0.3 * WIN, 0.08 * WIN, 0.02 * WIN)
-"""An enemy piece that moves, one, two or three squares from our Flag."""
+GROUND = 0.05  # a row forward, for a piece that moves
+PULL = 1.0  # closing on the enemy Flag, within PULL_REACH squares
+PULL_REACH = 8
+DANGER = (0.0, 0.3 * WIN, 0.08 * WIN, 0.02 * WIN, 0.01 * WIN)
+"""An enemy piece that moves, one to four steps from our Flag."""
+GUARD = 0.2  # one of our pieces that moves, within GUARD_REACH steps of our Flag
+GUARD_REACH = 2
+BOMB_STEPS = 2  # one of our Bombs on the way to our Flag counts as this many steps (a Miner gets through)
 
+THREAT = 0.5
+"""The share of what our moved piece could strike next move that its move is credited
+with (the other side may step away or strike first)."""
 PARANOIA = 0.5
 """The weight of the other side's truly best reply (against the one it would think best
 from what it has seen of ours)."""
@@ -162,6 +168,7 @@ class _Search:
                 sum(p * gains[a][d] for d, p in chances) if self.movement[a] else 0.0 for a in range(len(ranks))
             ]
         near_flag = self._flag_distances()
+        self.near_flag = near_flag
         self.pos_en = [self._enemy_ground(k, near_flag) for k in range(n)]
         self.struck_chances = {
             at[cell]: [(index[rank], chance) for rank, chance in self.enemy_belief.chances(cell).items()]
@@ -186,20 +193,23 @@ class _Search:
         return self.value_me[d] + self.hidden_me[d] - self.value_en[a] - self.hidden_en[a]
 
     def _flag_distances(self) -> dict[int, int]:
-        """How many steps each square near our Flag is from it, going round lakes and our
-        Bombs (a Flag walled in by Bombs is safe from all but a Miner)."""
+        """How many steps each square near our Flag is from it, going round lakes; one of
+        our Bombs counts as two more steps (only a Miner gets through it)."""
         if self.my_flag is None:
             return {}
         bomb = [k for k, rank in enumerate(self.ranks) if rank.role is Role.BOMB]
         walls = {k for k, piece in enumerate(self.board) if piece > 0 and piece - 1 in bomb}
         found = {self.my_flag: 0}
         edge = [self.my_flag]
-        for distance in range(1, len(DANGER)):
+        while edge:
             later = []
             for k in edge:
                 for ray in self.rays[k]:
-                    if ray and ray[0] not in found and ray[0] not in walls:
-                        found[ray[0]] = distance
+                    if not ray:
+                        continue
+                    step = found[k] + (BOMB_STEPS if ray[0] in walls else 1)
+                    if step < len(DANGER) and step < found.get(ray[0], len(DANGER)):
+                        found[ray[0]] = step
                         later.append(ray[0])
             edge = later
         return found
@@ -216,11 +226,14 @@ class _Search:
 
     def _my_ground(self, flag: int | None) -> list[float]:
         """What one of our pieces that moves is worth on each square, for an enemy Flag on
-        ``flag``."""
+        ``flag``: near it, near our own Flag (a guard), a little forward."""
         table = []
         fx, fy = self.xy[flag] if flag is not None else (0, 0)
-        for x, y in self.xy:
+        near_flag = self.near_flag
+        for k, (x, y) in enumerate(self.xy):
             worth = GROUND * y * self.forward_me
+            if near_flag.get(k, GUARD_REACH + 1) <= GUARD_REACH:
+                worth += GUARD
             if flag is not None:
                 distance = abs(fx - x) + abs(fy - y)
                 if distance < PULL_REACH:
@@ -317,9 +330,24 @@ class _Search:
         else:
             board[b] = 0
         revealed[a] = False
+        if outcome is None or outcome == _ATTACKER:
+            gain += THREAT * self._threat(b, pos_me)
         reply = self._reply(pos_me, moved_from=a, moved_to=b)
         board[a], board[b], revealed[a], revealed[b] = saved
         return gain - reply
+
+    def _threat(self, b: int, pos_me: list[float]) -> float:
+        """The best our piece now on ``b`` gains striking a neighbour next move, by the
+        arrangement's ranks (nothing if no strike there gains)."""
+        board = self.board
+        mover = board[b] - 1
+        best = 0.0
+        for ray in self.rays[b]:
+            if ray and board[ray[0]] < 0:
+                d = -board[ray[0]] - 1
+                if not self.is_flag[d]:
+                    best = max(best, self._strike_me(mover, d, b, ray[0], pos_me))
+        return best
 
     def _distance(self, a: int, b: int) -> int:
         (x0, y0), (x1, y1) = self.xy[a], self.xy[b]
