@@ -268,3 +268,28 @@ def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(ri
     until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
     assert [game.ending.value for game in records(red).finished] == ["agreed"]
     assert records(red) == records(blue)
+
+
+def test_a_flag_fall_on_one_nests_clock_ends_the_game_on_both_and_the_next_goes_on(tmp_path, broker):
+    red, blue = paired_rigs(tmp_path, broker.url, extra='[clock]\ncontrol = "1"\n')
+    try:
+        start = Position.from_lineup("standard")
+        line = quiet_moves(random.Random(23), start, 2)
+        play_move(red, blue, line[0])
+        play_move(blue, red, line[1])
+        red.run_for(61.0)  # red's minute runs out on its own nest's clock; blue's is seconds behind
+        until([red, blue], lambda: is_over(red) and is_over(blue), "the game lost on time on both nests")
+        for rig in (red, blue):
+            assert "red out of time" in " ".join(rig.daemon.presenter.screen().lines)
+        assert records(red) == records(blue)
+        assert [(game.result, game.ending.value) for game in records(red).finished] == [("blue", "time")]
+        second = Position.from_lineup("standard", turn=Side.BLUE)
+        for rig in (red, blue):
+            rig.show(second)
+            rig.run_for(1.0)
+        until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
+        play_move(blue, red, quiet_moves(random.Random(29), second, 1)[0])  # taken on both: the set goes on
+        assert records(red) == records(blue) and len(records(red).record) == 1
+    finally:
+        red.close()
+        blue.close()

@@ -406,3 +406,38 @@ def test_after_a_pass_forced_on_them_a_nest_moves_again_before_its_move_is_copie
     assert not network.sessions[mover].is_waiting_for_copy()
     assert network.sessions[mover].set_record.record[-2:] == (first, second)
     assert not any(isinstance(event, Desynced) for nest in nests.values() for event in network.events[nest])
+
+
+@pytest.mark.parametrize("where", [OFFERER, JOINER, "both"])
+def test_a_flag_fall_said_by_either_nest_ends_the_game_on_both_and_the_next_goes_on(network, where):
+    play_and_copy(network, OFFERER)
+    play_and_copy(network, JOINER)  # red to move: its clock runs on both nests, 2 to 3 s apart
+    for nest in (OFFERER, JOINER) if where == "both" else (where,):
+        network.apply(nest, network.sessions[nest].flag_fell(Side.RED, network.now))
+    network.deliver_all()
+    red, blue = network.sessions[OFFERER], network.sessions[JOINER]
+    assert red.set_record == blue.set_record
+    assert red.set_record.finished[0].result == "blue" and red.set_record.finished[0].ending is Ending.TIME
+    for nest in (OFFERER, JOINER):
+        assert GameEnded(0, "blue", Ending.TIME) in network.events[nest]
+        assert not any(isinstance(event, Desynced) for event in network.events[nest])
+    play_and_copy(network, JOINER)  # game 2: blue starts; its first move is taken on both
+    assert red.set_record == blue.set_record and len(red.set_record.record) == 1
+
+
+def test_a_flag_fall_there_crossing_a_move_made_here_stops_both_nests_saying_why(network):
+    play_and_copy(network, OFFERER)
+    play_and_copy(network, JOINER)
+    network.move(OFFERER, first_legal(network.sessions[OFFERER]))  # red moves in time, by its own clock
+    network.apply(JOINER, network.sessions[JOINER].flag_fell(Side.RED, network.now))  # before it arrives there
+    network.deliver_all()
+    for nest in (OFFERER, JOINER):
+        assert network.sessions[nest].phase is Phase.DESYNC
+    assert "our flag fell there at move 2 of game 1, when it had 3 moves here" in str(
+        network.sessions[OFFERER].desync_reason
+    )
+
+
+def test_a_flag_fall_for_the_side_that_has_just_moved_is_not_said(network):
+    play_and_copy(network, OFFERER)
+    assert network.sessions[OFFERER].flag_fell(Side.RED, network.now) == Step()

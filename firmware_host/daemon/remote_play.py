@@ -192,6 +192,7 @@ class RemotePlay:
         self.refused = 0  # messages not believed, for the log and the tests
         self._is_changed = True  # what is shown may have changed since last asked
         self._chooser: _ServiceAsChooser | None = None
+        self._flagged_game: int | None = None  # the game the referee here ended on time, told to the session
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -429,6 +430,13 @@ class RemotePlay:
                 self.player.resign()
             except SessionError as error:
                 logger.warning("our resignation was not sent: %s", error)
+        elif isinstance(signal, GameOver) and signal.outcome.is_time_loss and signal.outcome.winner is not None:
+            assert self.player.session is not None
+            self._flagged_game = self.player.session.set_record.game_number  # ended here: not again below
+            try:
+                self.player.flag_fell(signal.outcome.winner.opponent)
+            except SessionError as error:
+                logger.warning("the flag fall was not sent: %s", error)
 
     def shown(self) -> RemoteShown:
         """What the nest shows of remote play now. Read from the loop while the link's
@@ -586,6 +594,11 @@ class RemotePlay:
                     signals += service.resign(self._our_side().opponent, now)
                 except CommandError as error:
                     logger.info("their resignation: %s", error)
+            elif event.ending is Ending.TIME and event.game_number != self._flagged_game:
+                try:  # a flag fell there first: the game is lost on time here too
+                    signals += service.flag_fell(Side.from_text(event.result).opponent, now)
+                except CommandError as error:
+                    logger.info("the flag fall there: %s", error)
             elif event.ending is Ending.AGREED:
                 try:  # a drawn game of the set, here as there: the starter alternates
                     signals += service.agree_draw(now)

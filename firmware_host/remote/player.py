@@ -176,6 +176,10 @@ class RemotePlayer:
     def resign(self) -> None:
         self._run(lambda session, now: session.resign(now))
 
+    def flag_fell(self, loser: Side) -> None:
+        """The referee here says ``loser``'s flag fell (:meth:`~.session.Session.flag_fell`)."""
+        self._run(lambda session, now: session.flag_fell(loser, now))
+
     def offer_draw(self) -> None:
         self._run(lambda session, now: session.offer_draw(now))
 

@@ -141,7 +141,12 @@ class GameEnded:
     ending: Ending
 
     def to_text(self) -> str:
-        how = {Ending.RULES: "by the rules", Ending.RESIGNED: "by resignation", Ending.AGREED: "by agreement"}
+        how = {
+            Ending.RULES: "by the rules",
+            Ending.RESIGNED: "by resignation",
+            Ending.AGREED: "by agreement",
+            Ending.TIME: "on time",
+        }
         winner = "a draw" if self.result == "draw" else f"{self.result} wins"
         return f"game {self.game_number + 1}: {winner} {how[self.ending]}"
 
@@ -490,6 +495,17 @@ class Session:
         events = self._finish(FinishedGame(self._record.record, self.side.opponent.label, Ending.RESIGNED))
         return Step(messages=(self._message(Kind.RESIGN, now),), events=events)
 
+    def flag_fell(self, loser: Side, now: float) -> Step:
+        """The referee here says ``loser``'s flag fell (on this nest's clock, ours or
+        theirs): the game is lost on time, here and, told so, there. Nothing happens
+        if it is not ``loser``'s turn (the flag of a side that has just moved, its
+        move not yet copied here) or no game is on. The first nest to say so decides
+        it, if the records agree; a move crossing the word is a desync, with the reason."""
+        if self.phase is not Phase.PLAYING or self._position.turn is not loser or self._incoming is not None:
+            return Step()
+        events = self._finish(FinishedGame(self._record.record, loser.opponent.label, Ending.TIME))
+        return Step(messages=(self._message(Kind.FLAG, now),), events=events)
+
     def offer_draw(self, now: float) -> Step:
         self._check_playing()
         self._proposal = Proposal(ProposalKind.DRAW, len(self._record.record))
@@ -617,6 +633,14 @@ class Session:
             if extra is None:
                 raise _DisagreementError("the other nest says the game ended by a move we never saw")
             return self._show(number, len(mine) + 1, extra)
+        if finished.ending is Ending.TIME:
+            if finished.record != mine:
+                loser = "our" if finished.result == self.side.opponent.label else "their"
+                raise _DisagreementError(
+                    f"{loser} flag fell there at move {len(finished.record)} of game {number + 1},"
+                    f" when it had {len(mine)} moves here"
+                )
+            return list(self._finish(finished))
         if finished.ending is Ending.RESIGNED:
             if finished.result == self.side.opponent.label:
                 raise _DisagreementError("the other nest says we resigned")
