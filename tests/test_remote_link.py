@@ -15,11 +15,20 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.games.base import Side
+from firmware_host.games.base import Game, Side
 from firmware_host.remote.broker import BrokerSettings, LinkError
 from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.link import presence_topic, state_topic
-from firmware_host.remote.messages import Kind, LastMove, Proposal, ProposalKind, SetRecord, StateMessage
+from firmware_host.remote.messages import (
+    Kind,
+    LastMove,
+    Message,
+    Proposal,
+    ProposalKind,
+    SetRecord,
+    StateMessage,
+    read_message,
+)
 from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
 from firmware_host.remote.signing import sign
@@ -382,3 +391,32 @@ def test_more_than_twenty_messages_lost_on_a_live_connection_are_sent_again(brok
         red.player.close()
         blue.player.close()
         proxy.close()
+
+
+def test_a_flood_of_forged_messages_is_refused_before_any_is_read_and_logged_once(broker, players, monkeypatch, caplog):
+    red, blue = players
+    play(red, blue)
+    read: list[bytes] = []  # every message the rules replay: a spy on the real reader, which it calls
+
+    def spy(data: bytes, game: Game) -> Message:
+        read.append(data)
+        return read_message(data, game)
+
+    monkeypatch.setattr("firmware_host.remote.player.read_message", spy)
+    long_set = SetRecord("standard", Side.RED, record=red.session.set_record.record)
+    forged = StateMessage(Kind.HELLO, red.session.pairing.game_id, "bluenest001", Side.BLUE, "cuckoo", long_set)
+    topic = state_topic(red.session.pairing.game_id, "bluenest001")
+    caplog.set_level(logging.WARNING, logger="firmware_host.remote.player")
+    client = intruder(broker)
+    try:
+        for number in range(200):
+            payload = forged.to_bytes() if number % 2 else sign(b"x" * 32, topic, number, forged.to_bytes())
+            client.publish(topic, payload, qos=1)
+        client.publish(topic, b"", qos=1).wait_for_publish(5)
+        red.wait_for(lambda: red.player.refused == 200, "every forgery refused")
+    finally:
+        close_intruder(client)
+    assert read == []  # none reached the rules
+    assert len([record for record in caplog.records if "refused a message" in record.message]) == 1
+    play(blue, red)
+    assert len(read) >= 1  # blue's own messages are read, as ever

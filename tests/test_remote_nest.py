@@ -15,6 +15,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_host.cli import main
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_play import RemoteStage
 from firmware_host.daemon.tunes import frequency
@@ -251,7 +252,7 @@ def test_a_draw_offer_declined_changes_nothing(rigs):
     assert records(red) == records(blue) and records(red).record == tuple(str(move) for move in line)
 
 
-def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(rigs):
+def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(rigs, capsys):
     red, blue = rigs
     start = Position.from_lineup("standard")
     line = quiet_moves(random.Random(17), start, 1)
@@ -268,6 +269,18 @@ def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(ri
     until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
     assert [game.ending.value for game in records(red).finished] == ["agreed"]
     assert records(red) == records(blue)
+    for rig in (red, blue):  # each nest's own record says so, and writes it as a game record
+        database = str(rig.config.database)
+        assert main(["games", "--db", database]) == 0
+        listed = capsys.readouterr().out
+        assert "draw: drawn by agreement" in listed and "no side can move" not in listed
+        agreed = next(line.split()[0] for line in listed.splitlines() if "agreement" in line)
+        exported = Path(database).with_name("agreed.txt")
+        assert main(["export", "--db", database, agreed, "--output", str(exported)]) == 0, capsys.readouterr().err
+        assert '[Termination "agreed"]' in exported.read_text() and '[Result "draw"]' in exported.read_text()
+        again = str(Path(database).with_name("again.sqlite"))
+        assert main(["import", "--db", again, str(exported)]) == 0, capsys.readouterr().err  # read back as written
+        assert "draw: drawn by agreement" in (main(["games", "--db", again]), capsys.readouterr().out)[1]
 
 
 def test_a_flag_fall_on_one_nests_clock_ends_the_game_on_both_and_the_next_goes_on(tmp_path, broker):

@@ -441,3 +441,16 @@ def test_a_flag_fall_there_crossing_a_move_made_here_stops_both_nests_saying_why
 def test_a_flag_fall_for_the_side_that_has_just_moved_is_not_said(network):
     play_and_copy(network, OFFERER)
     assert network.sessions[OFFERER].flag_fell(Side.RED, network.now) == Step()
+
+
+@pytest.mark.parametrize("name", ["cuckoo", "battle", "chess"])
+def test_every_game_records_an_agreed_draw_as_agreed_not_as_a_draw_by_the_rules(name):
+    from firmware_host.games import load_game
+
+    game = load_game(name)
+    agreed = game.agreed_draw()
+    assert agreed.to_text() == "draw" and not agreed.is_resignation and not agreed.is_time_loss
+    result, how = game.outcome_record(agreed)
+    assert (result, how) == ("draw", "agreed")
+    assert game.outcome_from_record(result, how) == agreed
+    assert "agreement" in game.outcome_words(agreed)
