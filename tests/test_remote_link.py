@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,7 +31,7 @@ from firmware_host.remote.messages import (
     read_message,
 )
 from firmware_host.remote.player import RemotePlayer
-from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
+from firmware_host.remote.session import Desynced, Event, LinkChanged, MoveCopied, Phase, Refused, Session, ShowMove
 from firmware_host.remote.signing import sign
 from tests.broker import Broker
 from tests.remote_helpers import GAME, DroppingProxy, line_with_a_pass
@@ -420,3 +421,42 @@ def test_a_flood_of_forged_messages_is_refused_before_any_is_read_and_logged_onc
     assert len([record for record in caplog.records if "refused a message" in record.message]) == 1
     play(blue, red)
     assert len(read) >= 1  # blue's own messages are read, as ever
+
+
+def test_messages_stuck_on_the_way_are_shown_not_link_up_until_they_get_through(broker):
+    proxy = DroppingProxy(broker.port)
+    red, blue = paired(BrokerSettings.from_url(proxy.url), blue_settings=BrokerSettings.from_url(broker.url))
+    try:
+        play(red, blue)
+        play(blue, red)
+
+        def shown(nest: Nest) -> str:
+            nest.player.tick()  # as the daemon does, every second
+            return nest.session.link.to_text(time.monotonic())
+
+        red.wait_for(lambda: shown(red) == "link up", "link up")
+        proxy.dropping = True
+        play_alone(red)
+        red.wait_for(lambda: re.fullmatch(r"1 message stuck 0:0\d", shown(red)) is not None, "the move stuck")
+        assert red.session.link.is_up and red.session.link.is_peer_online  # the connection itself is alive
+        proxy.dropping = False
+        blue.wait_for_event(ShowMove, "the move, once sent again")
+        red.wait_for(lambda: shown(red) == "link up", "link up again")
+    finally:
+        red.player.close()
+        blue.player.close()
+        proxy.close()
+
+
+def test_a_zero_put_on_a_nests_online_topic_by_someone_else_is_put_right_at_once(broker, players):
+    red, blue = players
+    game_id = red.session.pairing.game_id
+    red.wait_for(lambda: red.session.link.is_peer_online, "blue online")
+    client = intruder(broker)
+    try:
+        client.publish(presence_topic(game_id, blue.player.nest), b"0", qos=1, retain=True).wait_for_publish(5)
+        red.wait_for(lambda: any(e == LinkChanged(False, peer=True) for e in red.events), "the forged 0 heard")
+        red.wait_for(lambda: red.session.link.is_peer_online, "blue online again: it said 1 over the 0")
+    finally:
+        close_intruder(client)
+    assert blue.player.link is not None and blue.player.link.is_connected()

@@ -23,6 +23,7 @@ from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.messages import SetRecord
 from tests.broker import Broker
+from tests.remote_helpers import DroppingProxy
 from tests.remote_nests import RemoteRig, paired_rigs, play_move, side_of, until
 
 
@@ -306,3 +307,26 @@ def test_a_flag_fall_on_one_nests_clock_ends_the_game_on_both_and_the_next_goes_
     finally:
         red.close()
         blue.close()
+
+
+def test_a_nest_whose_messages_are_lost_on_the_way_says_so_in_its_footer(tmp_path, broker):
+    proxy = DroppingProxy(broker.port)  # both nests' way to the broker; it loses what they publish, on demand
+    red, blue = paired_rigs(tmp_path, proxy.url)
+    try:
+        start = Position.from_lineup("standard")
+        line = quiet_moves(random.Random(31), start, 2)
+        play_move(red, blue, line[0])
+        proxy.dropping = True
+        blue.make(line[1])  # made and recorded; its message lost on the way, the connection alive
+        until([red, blue], lambda: re.fullmatch(r"\d+ messages? stuck \d:\d\d", blue.daemon.presenter.footer())
+              is not None, "the footer saying so")  # fmt: skip
+        proxy.dropping = False
+        until([red, blue], lambda: red.daemon.presenter.computer_move == line[1], "the move, sent again")
+        red.make(line[1])
+        until([red, blue], lambda: not blue.remote.shown().is_waiting_for_copy, "the copy acknowledged")
+        until([red, blue], lambda: "stuck" not in blue.daemon.presenter.footer(), "the footer clear again")
+        assert red.moves() == blue.moves() == [str(move) for move in line]
+    finally:
+        red.close()
+        blue.close()
+        proxy.close()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from firmware_host.games.base import Side
 from firmware_host.remote.messages import Ending, Kind, MessageError, ProposalKind, SetRecord, read_message
 from firmware_host.remote.session import (
+    SILENT_S,
     Desynced,
     GameEnded,
     Joining,
@@ -230,7 +231,7 @@ def test_the_link_state_says_how_long():
     view = LinkView(is_up=False, since=10.0, is_peer_online=False, peer_since=0.0)
     assert view.to_text(75.5) == "link lost 1:05"
     assert dataclasses.replace(view, is_up=True).to_text(12.0) == "other nest away 0:12"
-    assert dataclasses.replace(view, is_up=True, is_peer_online=True).to_text(99.0) == "link up"
+    assert dataclasses.replace(view, is_up=True, is_peer_online=True, heard_at=90.0).to_text(99.0) == "link up"
 
 
 def test_a_lost_move_is_sent_again_while_waiting_for_its_copy(network):
@@ -454,3 +455,26 @@ def test_every_game_records_an_agreed_draw_as_agreed_not_as_a_draw_by_the_rules(
     assert (result, how) == ("draw", "agreed")
     assert game.outcome_from_record(result, how) == agreed
     assert "agreement" in game.outcome_words(agreed)
+
+
+def test_the_link_says_link_up_only_while_the_other_nest_is_heard_and_nothing_of_ours_is_stuck(network):
+    red = network.sessions[OFFERER]
+    for nest in (OFFERER, JOINER):
+        network.apply(nest, network.sessions[nest].peer_presence(True, network.now))
+    network.deliver_all()
+    assert red.link.to_text(network.now) == "link up" and red.link.is_healthy(network.now)
+    later = network.now + SILENT_S  # connected by the broker's word, but not one message since
+    assert red.link.to_text(later) == "no word from there 0:25" and not red.link.is_healthy(later)
+    network.now = later
+    network.apply(JOINER, network.sessions[JOINER].hello(network.now))  # it answers: heard again
+    network.deliver_all()
+    assert red.link.to_text(network.now) == "link up"
+    red.link_stuck(3, 1.0, network.now)  # the broker has three of ours, the oldest a second old: not yet
+    assert red.link.to_text(network.now) == "link up"
+    assert red.link.to_text(network.now + 2.5) == "3 messages stuck 0:03"
+    red.link_stuck(0, 0.0, network.now + 3)
+    assert red.link.to_text(network.now + 3) == "link up"
+    network.apply(OFFERER, red.peer_presence(False, network.now))
+    assert red.link.to_text(network.now + 12) == "other nest away 0:12"
+    network.apply(OFFERER, red.link_changed(False, network.now))
+    assert red.link.to_text(network.now + 65) == "link lost 1:05"

@@ -453,7 +453,7 @@ class RemotePlay:
             code=self.code,
             side=session.side,
             link=link.to_text(self._clock()),
-            is_link_up=link.is_up and link.is_peer_online,
+            is_link_up=link.is_healthy(self._clock()),
             is_waiting_for_copy=session.is_waiting_for_copy(),
             their_proposal=session.peer_proposal.kind if session.peer_proposal is not None else None,
             our_proposal=session.proposal.kind if session.proposal is not None else None,
