@@ -330,3 +330,23 @@ def test_a_nest_whose_messages_are_lost_on_the_way_says_so_in_its_footer(tmp_pat
         red.close()
         blue.close()
         proxy.close()
+
+
+def test_confirm_between_games_leaves_the_seats_of_the_set_as_they_are(rigs):
+    red, blue = rigs
+    start = Position.from_lineup("standard")
+    line = quiet_moves(random.Random(37), start, 2)
+    play_move(red, blue, line[0])
+    play_move(blue, red, line[1])
+    red.press("take_back", seconds=2.5)  # held: red resigns game 1
+    until([red, blue], lambda: is_over(red) and is_over(blue), "game 1 resigned")
+    for rig in (red, blue):
+        rig.press("confirm")  # between games, on one nest alone, confirm chose who plays
+        rig.run_for(0.5)
+    second = Position.from_lineup("standard", turn=Side.BLUE)
+    for rig in (red, blue):
+        rig.show(second)
+        rig.run_for(1.0)
+    until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
+    play_move(blue, red, quiet_moves(random.Random(41), second, 1)[0])  # blue's own nest, shown on red's
+    assert records(red) == records(blue) and len(records(red).record) == 1

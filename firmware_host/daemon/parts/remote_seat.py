@@ -294,6 +294,9 @@ def _playing_button(
         case ("confirm", Press.LONG):
             play.said = "a game at a distance is ended by resigning or a draw"
             return True  # a new game here alone would part the two records
+        case ("confirm", Press.SHORT) if not question_open and service.referee.mode is Mode.SETUP:
+            play.said = "the seats are fixed for the set"
+            return True  # between games it would choose who plays here alone: the records would part
     return False
 
 
