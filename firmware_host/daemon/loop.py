@@ -24,7 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
+from firmware_host.daemon.button_meanings import Situation, buttons_now, command_for, meaning_of
+from firmware_host.daemon.buttons import ButtonAction, ButtonGestures
 from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
@@ -36,7 +37,7 @@ from firmware_host.daemon.presenter import Scene, View
 from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
 from firmware_host.daemon.screens import screen
 from firmware_host.daemon.sensor_logs import SensorLogs
-from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
+from firmware_host.daemon.snapshot import GameShown, PrivateView, PublicPositions, Snapshot
 from firmware_host.daemon.switches import SwitchMap
 from firmware_host.daemon.tunes import Cue, cue_for, tune
 from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up, public_view
@@ -92,6 +93,7 @@ class Daemon:
             computers=config.referee.computers,
             computer_level=config.computer_level,
         )
+        self._public_positions = PublicPositions(config.game)  # the snapshot's: no hidden rank
         seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
         self._seed = seed
         self.computer = ComputerPlayer(
@@ -550,7 +552,8 @@ class Daemon:
         recorded = self.recorded_game() if scene.view not in (View.STARTING, View.SETUP) else None
         service = self.service
         referee = service.referee if service is not None else None
-        playing = scene.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
+        playing = scene.is_playing
+        position, result = self._public_positions.of(recorded.position if recorded is not None else "")
         if display is None:
             frames, image = 0, None
         else:  # luma's dummy device keeps the frame it was sent; a real one does not
@@ -563,7 +566,7 @@ class Daemon:
             waiting=tuple(str(move) for move in self.waiting_moves()),
             saved=scene.storage_ok,
             score=scene.score,
-            position=recorded.position if recorded is not None else "",
+            position=position,
             lineup=referee.lineup if referee is not None else self.config.lineup,
             computers=scene.computers,
             level=scene.computer_level,
@@ -572,6 +575,7 @@ class Daemon:
             clock=scene.clock,
             hint=scene.hint if playing else None,
             is_hint_wanted=scene.hint_wanted and playing,
+            result=result,
         )
         return Snapshot(
             view=scene.view,
@@ -588,6 +592,7 @@ class Daemon:
             cells=lit_cells(scene),
             question=scene.question,
             answer=scene.answer,
+            buttons=buttons_now(self.situation(), tuple(self.config.buttons)),
         )
 
     # -- the players' own screens (a game that hides pieces) -----------------------------
@@ -772,29 +777,42 @@ class Daemon:
             self._on_button(action, now)
 
     def _on_button(self, action: ButtonAction, now: int) -> None:
-        """What a press means depends on what the nest is doing (docs/daemon.md)."""
+        """What a press means depends on what the nest is doing (docs/daemon.md: the
+        table of :data:`~firmware_host.daemon.button_meanings.MEANINGS`)."""
         if self.service is None:
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
-        remote, question_open = self.remote, self.scene.answer is not None
-        if remote is not None and remote.button(action, self.service, now, question_open=question_open):
+        meaning = meaning_of(action, self.situation())
+        if meaning is not None and meaning.is_remote and self.remote is not None:
+            self.remote.perform(meaning.does, self.service, now)
             self._remote_turn(now)
-            self._show()
-            return
-        try:
-            lineups = self.config.game.lineups
-            command_for(
-                action,
-                self.service,
-                self.scene,
-                lineups=lineups,
-                set_players=self.set_players,
-                ask_hint=self.ask_hint,
-                next_answer=self._point_at_next_answer,
-            )(now)
-        except CommandError as error:
-            logger.info("button ignored: %s", error)
+        elif meaning is not None:
+            try:
+                command_for(
+                    meaning,
+                    self.service,
+                    self.scene,
+                    lineups=self.config.game.lineups,
+                    set_players=self.set_players,
+                    ask_hint=self.ask_hint,
+                    next_answer=self._point_at_next_answer,
+                )(now)
+            except CommandError as error:
+                logger.info("button ignored: %s", error)
         self._show()
+
+    def situation(self) -> Situation:
+        """What a button press means depends on now (:class:`Situation`)."""
+        referee = self.service.referee if self.service is not None else None
+        remote = self.remote
+        return Situation(
+            mode=referee.mode if referee is not None else None,
+            question_open=self.scene.answer is not None,
+            to_move=self.scene.side,
+            computers=referee.computers if referee is not None else frozenset(),
+            remote=remote.stage.value if remote is not None else "",
+            their_proposal=remote is not None and remote.has_their_proposal,
+        )
 
     def _point_at_next_answer(self) -> None:
         self.scene = self.scene.with_next_answer()

@@ -32,7 +32,6 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from firmware_host.daemon.buttons import ButtonAction, Press
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Move, Position, Side
 from firmware_host.referee.referee import CommandError, Mode
@@ -286,80 +285,64 @@ class RemotePlay:
             case _:
                 raise RemotePlayError(f"unknown request {kind!r}")
 
-    def button(self, action: ButtonAction, service: RefereeService, now: int, *, question_open: bool) -> bool:
-        """A button press, if it means something to remote play now (docs/daemon.md,
-        "Remote play"); False leaves it to the referee's gestures."""
-        stage, press = self.stage, (action.button, action.press)
+    @property
+    def has_their_proposal(self) -> bool:
+        """Whether the other nest proposes something (a draw, a take back) to answer."""
+        player = self.player
+        return player is not None and player.session is not None and player.session.peer_proposal is not None
+
+    def perform(self, does: str, service: RefereeService, now: int) -> None:
+        """A button press remote play's (``does``: a :data:`~firmware_host.daemon.button_meanings.MEANINGS`
+        action of remote play's, ``remote_...`` or ``code_...``; docs/daemon.md, "Buttons in
+        remote play"); what cannot be done now is said on the OLED."""
         self._is_changed = True
         try:
-            if stage is RemoteStage.ENTERING:
-                self._enter(press)
-                return True
-            if stage in (RemoteStage.UNPAIRED, RemoteStage.SET_OVER) and not question_open:
-                if press == ("confirm", Press.SHORT):
-                    self.offer()
-                    return True
-                if press == ("switch", Press.LONG):
-                    self.stage, self._entered, self._choosing = RemoteStage.ENTERING, "", 0
-                    return True
-                return False
-            if stage in (RemoteStage.OFFERING, RemoteStage.JOINING, RemoteStage.DESYNC):
-                if press == ("take_back", Press.LONG):
-                    self.leave()
-                    return True
-                return stage is RemoteStage.DESYNC  # stopped: nothing else is done
-            if stage is RemoteStage.PLAYING:
-                return self._playing_button(press, service, now, question_open=question_open)
+            self._perform(does, service, now)
         except (RemotePlayError, SessionError) as error:
             logger.info("button: %s", error)
             self._said = str(error)
-            return True
-        return False
 
-    def _playing_button(
-        self, press: tuple[str, Press], service: RefereeService, now: int, *, question_open: bool
-    ) -> bool:
+    def _perform(self, does: str, service: RefereeService, now: int) -> None:
         player = self.player
-        assert player is not None and player.session is not None
-        if player.session.peer_proposal is not None and not question_open:
-            if press == ("confirm", Press.SHORT):
-                player.answer(True)
-                return True
-            if press == ("switch", Press.SHORT):
-                player.answer(False)
-                return True
-        match press:
-            case ("take_back", Press.SHORT):
+        match does:
+            case "code_next" | "code_back" | "code_take" | "code_undo":
+                self._enter(does)
+            case "remote_offer":
+                self.offer()
+            case "remote_enter":
+                self.stage, self._entered, self._choosing = RemoteStage.ENTERING, "", 0
+            case "remote_leave":
+                self.leave()
+            case "remote_accept" | "remote_decline" if player is not None:
+                player.answer(does == "remote_accept")
+            case "remote_take_back" if player is not None:
                 player.request_take_back()
                 self._said = "take back asked"
-                return True
-            case ("take_back", Press.LONG):
+            case "remote_resign":
                 self._resign(service, now)
-                return True
-            case ("switch", Press.LONG):
+            case "remote_draw" if player is not None:
                 player.offer_draw()
                 self._said = "draw offered"
-                return True
-            case ("confirm", Press.LONG):
-                self._said = "a game at a distance is ended by resigning or a draw"
-                return True  # a new game here alone would part the two records
-        return False
+            case "remote_no_new_game":
+                self._said = (
+                    "a game at a distance is ended by resigning or a draw"  # a new game here would part the records
+                )
 
-    def _enter(self, press: tuple[str, Press]) -> None:
+    def _enter(self, does: str) -> None:
         """A game's code chosen on the buttons: switch points at the next character,
         confirm takes it, take back undoes the last (or, with none taken, gives up)."""
-        match press:
-            case ("switch", Press.SHORT):
+        match does:
+            case "code_next":
                 self._choosing = (self._choosing + 1) % len(CODE_ALPHABET)
-            case ("switch", Press.LONG):
+            case "code_back":
                 self._choosing = (self._choosing - 1) % len(CODE_ALPHABET)
-            case ("confirm", Press.SHORT):
+            case "code_take":
                 self._entered += CODE_ALPHABET[self._choosing]
                 if len(self._entered) == CODE_LENGTH:
                     entered, self._entered = self._entered, ""
                     self.stage = RemoteStage.UNPAIRED
                     self.join(entered)
-            case ("take_back", Press.SHORT):
+            case "code_undo":
                 if self._entered:
                     self._entered = self._entered[:-1]
                 else:
