@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.daemon.presenter import View
-from firmware_host.daemon.remote_play import RemotePlay, RemoteStage
+from firmware_host.daemon.remote_play import RemotePlay
+from firmware_host.daemon.remote_shown import RemoteStage
 from firmware_host.games.cuckoo.rules import Move, Position, Side
 from tests.hand_model import Hand
 from tests.test_daemon import Rig

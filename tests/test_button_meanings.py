@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from firmware_host.daemon.button_meanings import MEANINGS, Situation, button_help, buttons_now, meaning_of
 from firmware_host.daemon.buttons import ButtonAction, Press
-from firmware_host.daemon.remote_play import RemoteStage
+from firmware_host.daemon.remote_shown import RemoteStage
 from firmware_host.games.base import Side
 from firmware_host.referee.referee import Mode
 

@@ -16,7 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.daemon.presenter import View
-from firmware_host.daemon.remote_play import RemoteStage
+from firmware_host.daemon.remote_shown import RemoteStage
 from firmware_host.daemon.tunes import frequency
 from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.remote.broker_client import close_sockets

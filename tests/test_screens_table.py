@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from firmware_host.daemon.lights import CELL_LIGHTS, cells
 from firmware_host.daemon.presenter import Scene, View
-from firmware_host.daemon.remote_play import RemoteShown, RemoteStage
+from firmware_host.daemon.remote_shown import RemoteShown, RemoteStage
 from firmware_host.daemon.screens import FOOTERS, SCREENS, footer, screen, screen_row
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Side, WinCondition

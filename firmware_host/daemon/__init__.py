@@ -24,19 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from firmware_host.daemon.devices import Devices, open_devices, open_switches
-    from firmware_host.daemon.loop import Daemon
-    from firmware_host.daemon.root import Service, serve
+    from firmware_host.daemon.root import Daemon
+    from firmware_host.daemon.serving import Service, serve
     from firmware_host.daemon.snapshot import Snapshot
 
 __all__ = ["Daemon", "Devices", "Service", "Snapshot", "open_devices", "open_switches", "serve"]
 
 _HOMES = {
-    "Daemon": "loop",
+    "Daemon": "root",
     "Devices": "devices",
     "open_devices": "devices",
     "open_switches": "devices",
-    "Service": "root",
-    "serve": "root",
+    "Service": "serving",
+    "serve": "serving",
     "Snapshot": "snapshot",
 }
 

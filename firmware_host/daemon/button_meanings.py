@@ -16,6 +16,7 @@ from firmware_host.referee.referee import Mode
 if TYPE_CHECKING:
     from firmware_host.daemon.presenter import Scene
     from firmware_host.recorder.service import RefereeService
+    from firmware_host.referee.referee import Referee
 
 
 PLAYER_CYCLE: tuple[frozenset[Side], ...] = (frozenset(), frozenset({Side.BLUE}), frozenset({Side.RED}))
@@ -41,6 +42,20 @@ class Situation:
     their_proposal: bool = False  # the other nest proposes a draw or a take back, to answer
 
 
+def situation_of(scene: Scene, referee: Referee | None) -> Situation:
+    """The situation ``scene`` shows, with the ``referee``'s mode and players (None: not
+    started yet)."""
+    remote = scene.remote
+    return Situation(
+        mode=referee.mode if referee is not None else None,
+        question_open=scene.answer is not None,
+        to_move=scene.side,
+        computers=referee.computers if referee is not None else frozenset(),
+        remote=remote.stage.value if remote is not None else "",
+        their_proposal=remote is not None and remote.their_proposal is not None,
+    )
+
+
 @dataclass(frozen=True)
 class Meaning:
     """What a press of ``button`` (``press`` None: any press) means ``when`` the nest is
@@ -61,7 +76,7 @@ class Meaning:
 
     @property
     def is_remote(self) -> bool:
-        """Whether remote play performs it (else the referee's commands)."""
+        """Whether remote play performs it (else a part, or the referee's commands)."""
         return self.does.startswith(("remote_", "code_"))
 
     def question(self, to_move: Side | None) -> tuple[str, str] | None:
@@ -176,8 +191,16 @@ MEANINGS: tuple[Meaning, ...] = (
         "nothing: a new game alone would part the records",
         AT_A_DISTANCE,
     ),
-    # The referee's.
+    # The referee's, and the parts' beside it.
     Meaning("confirm", SHORT, lambda s: s.question_open, "answer", "confirm the answer the OLED points at"),
+    Meaning(
+        "confirm",
+        DOUBLE,
+        lambda s: s.mode is Mode.PLAYING and not s.question_open,
+        "material_count",
+        "twice quickly: the pieces on the board",
+        "in a game",
+    ),
     Meaning(
         "confirm",
         SHORT,

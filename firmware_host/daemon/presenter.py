@@ -15,7 +15,8 @@ from enum import Enum
 from typing import Any
 
 from firmware_host.daemon.oled_words import listed
-from firmware_host.daemon.remote_play import RemoteShown, RemoteStage
+from firmware_host.daemon.remote_shown import RemoteShown, RemoteStage
+from firmware_host.daemon.statuses import Gathered
 from firmware_host.games.base import Game, Move, Outcome, Side
 from firmware_host.referee.signals import (
     ComputerMove,
@@ -125,6 +126,25 @@ class Scene:
         if not self.question:
             return self
         return replace(self, highlighted=(self.highlighted + 1) % len(self.question))
+
+    def with_parts(self, parts: Gathered) -> Scene:
+        """The same, with what the daemon's parts report now (their statuses, gathered
+        by the loop): the scene's inputs beside the referee's signals."""
+        return replace(
+            self,
+            address=parts.page.address,
+            pin=parts.page.pin,
+            sensors_connected=parts.sensors.connected,
+            storage_ok=parts.record.saved,
+            storage_trouble=parts.record.trouble,
+            notice=parts.sensors.notice,
+            computers=parts.players.computers,
+            computer_level=parts.players.level,
+            hint_wanted=parts.hint.wanted,
+            hint=parts.hint.move,
+            clock=parts.clock.times,
+            remote=parts.remote,
+        )
 
     def following(self, signal: Signal) -> Scene:
         """The scene once ``signal`` is taken in."""

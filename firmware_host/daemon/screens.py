@@ -24,7 +24,7 @@ from firmware_host.daemon.oled_words import (
     strike_lines,
 )
 from firmware_host.daemon.presenter import PLAYING_VIEWS, Scene, View
-from firmware_host.daemon.remote_play import RemoteStage
+from firmware_host.daemon.remote_shown import RemoteStage
 from firmware_host.referee.signals import CorrectionCause, FixKind, FixStep, MoveRefused
 from hardware.outputs import Screen
 

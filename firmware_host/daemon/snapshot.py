@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from firmware_host.daemon.presenter import View
-from firmware_host.daemon.remote_play import RemoteShown
+from firmware_host.daemon.remote_shown import RemoteShown
 from firmware_host.games.base import Game, Move, PublicView, Side, public_view
 from hardware.outputs import Blink, Screen
 
