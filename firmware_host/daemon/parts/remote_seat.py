@@ -155,7 +155,7 @@ class RemoteSeatPart(Part):
         position = service.referee.position
         if position is None or service.referee.mode is Mode.SETUP:
             return
-        recorded = tuple(move.to_text() for move in position.move_stack)
+        recorded = tuple(move.to_text() for move in position.move_stack if not move.is_pass)  # the set's has none
         kept = play.player.session.set_record.record
         if recorded == kept:
             return
@@ -202,7 +202,7 @@ class RemoteSeatPart(Part):
         elif isinstance(event, ProposalMade | ProposalDeclined):
             play.said = event.to_text()
         elif isinstance(event, Refused):
-            play.refused += 1
+            play.refused += event.count
             logger.warning("remote play: %s", event.to_text())
         if play.player is not None and play.player.session is not None:
             play.follow_phase(play.player.session.phase)
