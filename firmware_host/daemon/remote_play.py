@@ -37,7 +37,6 @@ from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.signals import GameOver, MoveAccepted, Signal
-from firmware_host.remote.identity import IdentityError, NestIdentity, load_identity
 from firmware_host.remote.kept import KeptSetError, read_kept, write_kept
 from firmware_host.remote.messages import CODE_ALPHABET, MessageError
 from firmware_host.remote.seat import RemoteSeat
@@ -316,18 +315,7 @@ class RemotePlay:
             on_event=lambda event: self.nest.post(lambda: self.events.append(event)),
             on_paired=lambda pairing: self.nest.post(lambda: self._paired(pairing)),
             on_record=self._keep,
-            identity=self._identity(),
         )
-
-    def _identity(self) -> NestIdentity | None:
-        """The nest's key, kept beside its record (made on its first start); None without a record on disk."""
-        if self._kept is None:
-            return None
-        try:
-            return load_identity(self._kept.parent, self.nest_name)
-        except IdentityError as error:
-            logger.error("%s; a key for this run alone is used", error)
-            return None
 
     def _forget(self) -> None:
         self.close()

@@ -30,7 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.daemon.buttons import BUTTON_HELP
+from firmware_host.daemon.button_meanings import button_help
 from firmware_host.daemon.tunes import tunes_as_json
 from firmware_host.web.access import (
     Handler,
@@ -217,10 +217,7 @@ class WebServer(Channel[Page]):
             "game": self.daemon.config.game.for_page(),
             "geometry": self.picture.geometry(),
             "own_screens": self.players.is_open,  # a game that hides pieces: each side's own screen (player.html)
-            "buttons": [
-                {"name": name, "press": BUTTON_HELP[name][0], "hold": BUTTON_HELP[name][1]}
-                for name in self._choices.buttons
-            ],
+            "buttons": [button_help(name) for name in self._choices.buttons],  # what each means now: "game"
             "lineups": list(self._choices.lineups),
             "levels": [
                 {"number": level.number, "name": level.name} for level in self.daemon.config.game.computer_levels
