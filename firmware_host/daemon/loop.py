@@ -30,6 +30,7 @@ from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
 from firmware_host.daemon.diagnostics import boot_checks
 from firmware_host.daemon.outputs import Outputs
+from firmware_host.daemon.own_screens import OwnScreenChord
 from firmware_host.daemon.presenter import Presenter, View
 from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
 from firmware_host.daemon.sensor_logs import SensorLogs
@@ -98,6 +99,8 @@ class Daemon:
             deliver=lambda history, result: self.post(lambda: self._computer_chose(history, result)),
         )
         self.gestures = ButtonGestures()
+        self._own_screens: OwnScreenChord | None = None  # each side's PIN, shown while two buttons are held
+        self._own_screen_shown: Callable[[Side], None] = lambda side: None
         self.service: RefereeService | None = None  # started once the switches are read
         self._t0 = clock()
         self._store: GameStore | None = None
@@ -759,12 +762,27 @@ class Daemon:
     # -- buttons --------------------------------------------------------------------------
 
     def _on_button_change(self, name: str, pressed: bool, now: int) -> None:
+        chord = self._own_screens
+        if chord is not None and chord.change(name, pressed):  # two buttons held: a side's own PIN
+            self.gestures = ButtonGestures()  # nothing the chord began is a press
+            shown = chord.shown()
+            self.presenter.own_screen = (shown[0].label, shown[1]) if shown is not None else None
+            if shown is not None:
+                self._own_screen_shown(shown[0])
+            self._show()
+            return
         for action in self.gestures.change(name, pressed, now / 1000):
             self._on_button(action, now)
 
+    def show_own_screens(self, pins: dict[Side, str], *, shown: Callable[[Side], None]) -> None:
+        """Each side's own PIN, which the OLED shows while that side's two buttons are
+        held together (:mod:`.own_screens`) and nowhere else; ``shown`` is told whose."""
+        self._own_screens = OwnScreenChord(pins)
+        self._own_screen_shown = shown
+
     def _on_button(self, action: ButtonAction, now: int) -> None:
         """What a press means depends on what the nest is doing (docs/daemon.md)."""
-        if self.service is None:
+        if self.service is None or (self._own_screens is not None and self._own_screens.is_on):
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
         remote, question_open = self.remote, self.presenter.answer is not None

@@ -87,6 +87,7 @@ class Presenter:
     game: Game
     address: str = ""  # the web page's address, when the daemon serves one
     pin: str = ""  # the PIN players at other machines give the page, when one is needed
+    own_screen: tuple[str, str] | None = None  # (side, its own PIN) while two buttons show it (own_screens.py)
     view: View = View.STARTING
     side: Side | None = None  # to move
     plies: int | None = None  # moves made in the game so far (None: not known yet, as after a restart)
@@ -259,6 +260,10 @@ class Presenter:
     def screen(self, *, show_pin: bool = True) -> Screen:
         """What the OLED shows now; without ``show_pin``, with the PIN starred out."""
         footer = self.footer(show_pin=show_pin)
+        if self.own_screen is not None:  # first: only while the buttons are held
+            side, pin = self.own_screen
+            shown = pin if show_pin else "*" * len(pin)
+            return Screen(f"PIN {shown}", (f"{side}'s own screen:", self.address, "/player.html"), "let go to hide it")
         if self.view is View.STARTING:
             return Screen("nestref", ("starting...",), footer)
         remote_screen = self._remote_screen(footer)
