@@ -46,6 +46,12 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
         from sim.mock_devices import open_mock_devices
 
         devices, _ = open_mock_devices(config)
+        if args.web is None:  # a mock nest has no OLED to look at: say where to watch it
+            print(
+                "A mock nest with nothing to watch: add --web 127.0.0.1:8080 to see it in a browser,"
+                " or play it with `nestref sim`.",
+                file=out,
+            )
     else:
         devices = open_devices(config, pin_factory=_real_pin_factory())
     daemon = Daemon(config, devices)
