@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from firmware_host.daemon.config import load_config
 from firmware_host.web.players import MAX_PLAYER_MESSAGE_BYTES
 from firmware_host.web.protocol import MAX_ERROR_CHARS, SPECTATOR_MESSAGE_BYTES
-from firmware_host.web.server import WebServer
+from firmware_host.web.server import WebServer, is_for_players
 from tests.sim_helpers import WAIT_S, simulated
+from tests.test_web_access_nest import STRANGER, from_address
 
 JSON_VALUES = st.recursive(
     st.none()
@@ -170,3 +171,61 @@ def test_the_players_socket_after_a_right_pin_answers_anything_clearly() -> None
         assert [r.getMessage() for r in records.records if r.levelno >= logging.ERROR or r.exc_info] == []
 
     asyncio.run(run())
+
+
+# -- the nest's HTTP routes, from this machine and from another ------------------------------------
+
+PATHS = st.one_of(
+    st.sampled_from(
+        [
+            "/",
+            "/index.html",
+            "/player.html",
+            "/ws",
+            "/ws/player",
+            "/history/games",
+            "/history/games/1",
+            "/history/games/1/record",
+            "/socket.js",
+            "/live.html",
+            "/style.css",
+            "/player.html/",
+            "/a//player.html",
+        ]
+    ),  # fmt: skip
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-._~/%?=&+;:@!$'()*,", max_size=300).map(
+        lambda t: "/" + t.lstrip("/")
+    ),
+    st.builds(
+        lambda number, tail: f"/history/games/{number}{tail}",
+        st.integers(-(10**15), 10**15),
+        st.sampled_from(["", "/record", "/x", "/record/x"]),
+    ),
+)
+
+
+async def fuzzed_paths(paths: list[str]) -> None:
+    records = LogRecords()
+    logging.getLogger().addHandler(records)
+    try:
+        async with simulated(load_config(None, game="battle")) as running:
+            for address in ("127.0.0.1", STRANGER):
+                server = WebServer(running.daemon, host="0.0.0.0")
+                server.app.middlewares.insert(0, from_address(address))
+                async with TestClient(TestServer(server.app)) as client:
+                    for path in paths:
+                        response = await client.get(path)
+                        body = await response.text()
+                        assert response.status < 500, (address, path, response.status, body[:200])
+                        if address == STRANGER and not is_for_players(response.url.path):
+                            assert response.status == 403, (path, response.status)
+                        assert "Traceback" not in body
+    finally:
+        logging.getLogger().removeHandler(records)
+    assert [r.getMessage() for r in records.records if r.levelno >= logging.ERROR or r.exc_info] == []
+
+
+@settings(max_examples=10, deadline=None)
+@given(paths=st.lists(PATHS, min_size=1, max_size=25))
+def test_the_nests_http_routes_answer_any_path_without_a_server_error(paths: list[str]) -> None:
+    asyncio.run(fuzzed_paths(paths))
