@@ -175,27 +175,12 @@ def test_the_players_socket_after_a_right_pin_answers_anything_clearly() -> None
 
 # -- the nest's HTTP routes, from this machine and from another ------------------------------------
 
+NAMED_PATHS = ["/", "/index.html", "/player.html", "/ws", "/ws/player", "/history/games", "/history/games/1"]
+NAMED_PATHS += ["/history/games/1/record", "/socket.js", "/live.html", "/style.css", "/player.html/", "/a//player.html"]
+PATH_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789-._~/%?=&+;:@!$'()*,"
 PATHS = st.one_of(
-    st.sampled_from(
-        [
-            "/",
-            "/index.html",
-            "/player.html",
-            "/ws",
-            "/ws/player",
-            "/history/games",
-            "/history/games/1",
-            "/history/games/1/record",
-            "/socket.js",
-            "/live.html",
-            "/style.css",
-            "/player.html/",
-            "/a//player.html",
-        ]
-    ),  # fmt: skip
-    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-._~/%?=&+;:@!$'()*,", max_size=300).map(
-        lambda t: "/" + t.lstrip("/")
-    ),
+    st.sampled_from(NAMED_PATHS),
+    st.text(alphabet=PATH_CHARACTERS, max_size=300).map(lambda t: "/" + t.lstrip("/")),
     st.builds(
         lambda number, tail: f"/history/games/{number}{tail}",
         st.integers(-(10**15), 10**15),
