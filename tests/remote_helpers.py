@@ -15,14 +15,29 @@ CODE = "K7P2QX"
 OFFERER, JOINER = "offerer0001", "joiner00001"
 
 
+GAME_ID = "0123456789abcdef"
+OFFER_NONCE, JOIN_NONCE = "a" * 32, "b" * 32
+
+
 def pair(*, offerer_side: Side = Side.RED, first_starter: Side = Side.RED, lineup: str = "standard") -> Pairing:
     """Pair two nests through the offer and join messages, as bytes."""
-    offering = Offering(GAME, code=CODE, nest=OFFERER, side=offerer_side, lineup=lineup, first_starter=first_starter)
-    joining = Joining(GAME, code=CODE, nest=JOINER)
+    offering = Offering(
+        GAME,
+        code=CODE,
+        nest=OFFERER,
+        side=offerer_side,
+        lineup=lineup,
+        first_starter=first_starter,
+        game_id=GAME_ID,
+        nonce=OFFER_NONCE,
+    )
+    joining = Joining(GAME, code=CODE, nest=JOINER, nonce=JOIN_NONCE)
     offer = read_message(offering.offer.to_bytes(), GAME)
-    join = read_message(joining.join.to_bytes(), GAME)
-    assert offer == offering.offer and join == joining.join
+    assert offer == offering.offer
     from_joiner = joining.received(offer)
+    assert joining.join is not None
+    join = read_message(joining.join.to_bytes(), GAME)
+    assert join == joining.join
     from_offerer = offering.received(join)
     assert from_joiner == from_offerer and from_offerer is not None
     return from_offerer

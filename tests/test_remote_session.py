@@ -29,7 +29,7 @@ from firmware_host.remote.session import (
     ShowMove,
     TakeBack,
 )
-from tests.remote_helpers import CODE, GAME, JOINER, OFFERER, Network, pair
+from tests.remote_helpers import CODE, GAME, GAME_ID, JOIN_NONCE, JOINER, OFFER_NONCE, OFFERER, Network, pair
 
 
 def first_legal(session: Session) -> str:
@@ -54,15 +54,26 @@ def network() -> Network:
 
 
 def test_pairing_needs_the_code_of_the_offer():
-    offering = Offering(GAME, code="k7p2qx", nest=OFFERER, side=Side.BLUE, lineup="standard", first_starter=Side.RED)
-    assert offering.offer.code == CODE
-    assert offering.received(Joining(GAME, code="ABCDEF", nest=JOINER).join) is None
-    pairing = offering.received(Joining(GAME, code=CODE, nest=JOINER).join)
-    assert pairing is not None and pairing.offerer_side is Side.BLUE
+    offering = Offering(
+        GAME, code="k7p2qx", nest=OFFERER, side=Side.BLUE, lineup="standard", first_starter=Side.RED,
+        game_id=GAME_ID, nonce=OFFER_NONCE,
+    )  # fmt: skip
+    assert offering.code == CODE and offering.offer.game_id == GAME_ID
+    assert b"K7P2QX" not in offering.offer.to_bytes()  # the code never goes on the wire
+    right, wrong = (
+        Joining(GAME, code=CODE, nest=JOINER, nonce=JOIN_NONCE),
+        Joining(GAME, code="ABCDEF", nest=JOINER, nonce=JOIN_NONCE),
+    )
+    assert right.key_for(GAME_ID, OFFERER) == offering.key != wrong.key_for(GAME_ID, OFFERER)
+    assert offering.key != right.key_for("fedcba9876543210", OFFERER) != right.key_for(GAME_ID, JOINER)
+    pairing = right.received(offering.offer)
+    assert right.join is not None and offering.received(right.join) == pairing
+    assert pairing is not None and pairing.offerer_side is Side.BLUE and pairing.code == CODE
+    assert pairing.key.hex() not in repr(pairing)
     joiner = Session(GAME, pairing, nest=JOINER, now=0.0)
     assert joiner.side is Side.RED
     with pytest.raises(MessageError, match="not a game code"):
-        Joining(GAME, code="K7P2Q", nest=JOINER)
+        Joining(GAME, code="K7P2Q", nest=JOINER, nonce=JOIN_NONCE)
 
 
 def test_a_move_is_shown_there_and_waits_for_its_copy(network):

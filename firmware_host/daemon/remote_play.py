@@ -37,6 +37,7 @@ from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Move, Position, Side
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.signals import GameOver, MoveAccepted, Signal
+from firmware_host.remote.identity import IdentityError, NestIdentity, load_identity
 from firmware_host.remote.kept import KeptSetError, read_kept, write_kept
 from firmware_host.remote.messages import CODE_ALPHABET, CODE_LENGTH, Ending, MessageError, ProposalKind
 from firmware_host.remote.seat import RemoteSeat
@@ -469,7 +470,18 @@ class RemotePlay:
             on_event=lambda event: self._nest.post(lambda: self._events.append(event)),
             on_paired=lambda pairing: self._nest.post(lambda: self._paired(pairing)),
             on_record=self._keep,
+            identity=self._identity(),
         )
+
+    def _identity(self) -> NestIdentity | None:
+        """The nest's key, kept beside its record (made on its first start); None without a record on disk."""
+        if self._kept is None:
+            return None
+        try:
+            return load_identity(self._kept.parent, self.nest_name)
+        except IdentityError as error:
+            logger.error("%s; a key for this run alone is used", error)
+            return None
 
     def _forget(self) -> None:
         self.close()
@@ -591,7 +603,7 @@ class RemotePlay:
         elif isinstance(event, ProposalMade | ProposalDeclined):
             self._said = event.to_text()
         elif isinstance(event, Refused):
-            self.refused += 1
+            self.refused += event.count
             logger.warning("remote play: %s", event.to_text())
         if self.player is not None and self.player.session is not None:
             self._follow_phase(self.player.session.phase)

@@ -10,7 +10,7 @@ the only place that knows which games there are.
 >>> load_game("cuckoo").title
 'Operation Cuckoo'
 >>> game_names()
-('cuckoo', 'battle')
+('cuckoo', 'battle', 'chess')
 >>> load_game("battle").title
 'Pirates and Wizards'
 """

@@ -421,6 +421,12 @@ class GameRules(Protocol[PositionT_contra]):
         referee names a move it saw made."""
         ...
 
+    def default_choice(self, options: Sequence[Move]) -> Move | None:
+        """Of ``options``, legal moves the switches cannot tell apart (a pawn promoted to
+        a queen or a knight), the one that stands unless a player answers otherwise; None
+        if the players must say (the referee asks either way)."""
+        ...
+
     @property
     def not_your_turn(self) -> Hashable:
         """The rule broken by touching the other side's pieces."""

@@ -25,7 +25,7 @@ by overriding :attr:`setups`, :attr:`hidden` or :attr:`announcer`.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from firmware_host.games.assets import GameAssets
@@ -35,6 +35,7 @@ from firmware_host.games.base import (
     Board,
     GameOf,
     HiddenPieces,
+    Move,
     Outcome,
     Piece,
     PlayersSetUp,
@@ -125,6 +126,10 @@ class BaseGame(GameOf[PositionT, OutcomeT], Generic[BoardT, PositionT, OutcomeT]
 
     @abstractmethod
     def read_position(self, text: str) -> PositionT: ...
+
+    def default_choice(self, options: Sequence[Move]) -> Move | None:
+        """None: where the switches cannot tell moves apart, the players say which."""
+        return None
 
     def perft(self, position: PositionT, depth: int) -> int:
         """By the position protocol (:func:`~firmware_host.games.base.perft`); a game may

@@ -172,6 +172,14 @@ class BrokerClient:
     def is_connected(self) -> bool:
         return self._client.is_connected()
 
+    def subscribe(self, topic: str) -> None:
+        """Subscribe ``topic`` too, now if connected and on every connection after."""
+        if topic in self.subscriptions:
+            return
+        self.subscriptions = (*self.subscriptions, topic)
+        if self._client.is_connected():
+            self._client.subscribe(topic, qos=QOS)
+
     def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> mqtt.MQTTMessageInfo:
         """Send ``payload`` at QoS 1 (from any thread). While the connection is down the
         client keeps it, and sends it once connected again."""

@@ -31,7 +31,7 @@ message.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_host.errors import NestrefError
@@ -53,6 +53,7 @@ from firmware_host.remote.messages import (
     replay,
     take_back_plies,
 )
+from firmware_host.remote.signing import pairing_key, session_key
 
 RESEND_S = 5.0
 """While something waits for the other side (a copy, an answer), the state is sent again
@@ -165,9 +166,11 @@ class LinkChanged:
 
 @dataclass(frozen=True)
 class Refused:
-    """A message was not believed (a broken one, someone else's, an old one)."""
+    """A message was not believed (a broken one, someone else's, an old one); ``count``
+    refused since the last told (they are told at most once a minute from one source)."""
 
     reason: str
+    count: int = 1
 
     def to_text(self) -> str:
         return f"refused: {self.reason}"
@@ -193,6 +196,12 @@ class SessionRecord:
 
     set_record: SetRecord
     proposal: Proposal | None = None
+    sent_seq: int = 0
+    """The link's counters (kept by :class:`~firmware_host.remote.player.RemotePlayer`,
+    not the session): the last sequence number this nest signed, and the highest
+    taken from the other nest, so that a restarted nest neither signs a number twice
+    nor takes an old message replayed."""
+    heard_seq: int = -1
 
 
 @dataclass(frozen=True)
@@ -224,7 +233,9 @@ def _duration(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class Pairing:
-    """A game agreed between two nests: its code, who plays what, how the set starts."""
+    """A game agreed between two nests: its code (the players'), its public id (its
+    topics'), who plays what, how the set starts, and the session key both nests drew
+    from the code and their nonces (never in a repr or a log)."""
 
     code: str
     game: str
@@ -233,51 +244,90 @@ class Pairing:
     offerer_side: Side
     offerer_nest: str
     joiner_nest: str
+    game_id: str
+    key: bytes = field(repr=False)
 
 
 class Offering:
-    """A game offered under ``code``, waiting for a nest to join it."""
+    """A game offered under ``code`` (its public id ``game_id``), waiting for a nest to join it."""
 
-    def __init__(self, game: Game, *, code: str, nest: str, side: Side, lineup: str, first_starter: Side) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        code: str,
+        nest: str,
+        side: Side,
+        lineup: str,
+        first_starter: Side,
+        game_id: str,
+        nonce: str,
+    ) -> None:
         self.game = game
+        self.code = check_code(code)
         self.offer = Offer(
-            code=check_code(code),
+            game_id=game_id,
             nest=nest,
             game=game.name,
             lineup=game.check_lineup(lineup),
             first_starter=first_starter,
             side=side,
+            nonce=nonce,
         )
+        self.key = pairing_key(self.code, game_id, nest)
+        """What the offer and the join are signed with."""
 
     def received(self, message: Offer | Join | StateMessage) -> Pairing | None:
-        """The pairing, if ``message`` joins this game; None for anything else."""
-        if not isinstance(message, Join) or message.code != self.offer.code or message.nest == self.offer.nest:
-            return None
+        """The pairing, if ``message`` (its signature checked with :attr:`key`) joins this
+        game; None for anything else."""
         offer = self.offer
-        return Pairing(offer.code, offer.game, offer.lineup, offer.first_starter, offer.side, offer.nest, message.nest)
+        if not isinstance(message, Join) or message.game_id != offer.game_id or message.nest == offer.nest:
+            return None
+        return Pairing(
+            self.code,
+            offer.game,
+            offer.lineup,
+            offer.first_starter,
+            offer.side,
+            offer.nest,
+            message.nest,
+            offer.game_id,
+            session_key(self.key, offer.nonce, message.nonce),
+        )
 
 
 class Joining:
-    """Taking up the game offered under ``code``."""
+    """Taking up the game offered under ``code``: the offer is found by its signature,
+    the only one made with the key that the code gives for its id and its offerer."""
 
-    def __init__(self, game: Game, *, code: str, nest: str) -> None:
+    def __init__(self, game: Game, *, code: str, nest: str, nonce: str) -> None:
         self.game = game
-        self.join = Join(code=check_code(code), nest=nest)
+        self.code = check_code(code)
+        self.nest = nest
+        self.nonce = nonce
+        self.join: Join | None = None
+        """The join, once the offer is found."""
+
+    def key_for(self, game_id: str, offerer: str) -> bytes:
+        """The key an offer of ``offerer`` under ``game_id`` is signed with if it is the code's."""
+        return pairing_key(self.code, game_id, offerer)
 
     def received(self, message: Offer | Join | StateMessage) -> Pairing | None:
-        """The pairing, if ``message`` is the offer of this game; None otherwise."""
-        if not isinstance(message, Offer) or message.code != self.join.code:
+        """The pairing, if ``message`` is the offer of this game (its signature checked
+        with :meth:`key_for`); None otherwise."""
+        if not isinstance(message, Offer) or message.game != self.game.name or message.nest == self.nest:
             return None
-        if message.game != self.game.name or message.nest == self.join.nest:
-            return None
+        self.join = Join(game_id=message.game_id, nest=self.nest, nonce=self.nonce)
         return Pairing(
-            message.code,
+            self.code,
             message.game,
             message.lineup,
             message.first_starter,
             message.side,
             message.nest,
-            self.join.nest,
+            self.nest,
+            message.game_id,
+            session_key(self.key_for(message.game_id, message.nest), message.nonce, self.nonce),
         )
 
 
@@ -470,7 +520,7 @@ class Session:
     def received(self, message: StateMessage, now: float) -> Step:
         """A message from the link, already read by
         :func:`~firmware_host.remote.messages.read_message`."""
-        if message.code != self.pairing.code or message.nest != self.peer_nest or message.side is self.side:
+        if message.game_id != self.pairing.game_id or message.nest != self.peer_nest or message.side is self.side:
             return Step(events=(Refused(f"a message from nest {message.nest!r}, not from the other side's"),))
         if message.set_record.progress < self._peer_progress:
             return Step()  # an old message, delivered late
@@ -690,7 +740,7 @@ class Session:
         self._last_sent = now
         return StateMessage(
             kind=kind,
-            code=self.pairing.code,
+            game_id=self.pairing.game_id,
             nest=self.nest,
             side=self.side,
             game=self.game.name,
