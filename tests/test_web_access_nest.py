@@ -179,7 +179,7 @@ async def test_a_sides_pin_shows_on_the_oled_alone_while_its_two_buttons_are_hel
                 seen.append(message.data)
 
         reader = asyncio.create_task(read())
-        computers, number = running.daemon.presenter.computers, running.daemon.presenter.number
+        computers, number = running.daemon.scene.computers, running.daemon.scene.number
         wrong = next(f"{n:06d}" for n in range(10**6) if f"{n:06d}" not in pins.pins.values())
         for n in range(PinGuard.TARGET_TRIES):  # someone guesses red's PIN from many machines
             with pytest.raises(PinRefusedError):
@@ -203,7 +203,7 @@ async def test_a_sides_pin_shows_on_the_oled_alone_while_its_two_buttons_are_hel
         await until(lambda: not running.daemon.snapshot().screen.headline.startswith("PIN"))
         await hold(running, ("switch",), False)
         await asyncio.sleep(0.5)
-        assert (running.daemon.presenter.computers, running.daemon.presenter.number) == (computers, number)
+        assert (running.daemon.scene.computers, running.daemon.scene.number) == (computers, number)
 
         await spectator.close()
         await reader
