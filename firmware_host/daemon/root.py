@@ -26,6 +26,7 @@ from firmware_host.daemon.parts.clock import GameClock
 from firmware_host.daemon.parts.computer_seat import ComputerSeat
 from firmware_host.daemon.parts.hints import Hints
 from firmware_host.daemon.parts.material import MaterialCount
+from firmware_host.daemon.parts.own_screens import OwnScreens
 from firmware_host.daemon.parts.page import Page
 from firmware_host.daemon.parts.part import Part
 from firmware_host.daemon.parts.players import Players
@@ -76,6 +77,7 @@ class Daemon(Loop):
         seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
         self._public_positions = PublicPositions(config.game)  # the snapshot's: no hidden rank
         self.page = Page(self, address=address)
+        self.own_screens = OwnScreens(self, address=lambda: self.page.status().address)
         self.hints = Hints(self)
         self.computer_seat = ComputerSeat(self, self.hints, seed=seed)
         self.remote_seat = (
@@ -104,6 +106,7 @@ class Daemon(Loop):
             self.record,  # first: closed last
             self.sensors,
             self.page,
+            self.own_screens,  # before the buttons: two held together are its own
             self.button_part,
             *remote,
             GameClock(self),
@@ -184,6 +187,11 @@ class Daemon(Loop):
     def show_pin(self, pin: str) -> None:
         """The PIN that lets a page at another machine act, on the OLED's bottom line."""
         self.page.show_pin(pin)
+
+    def show_own_screens(self, pins: dict[Side, str], *, shown: Callable[[Side], None]) -> None:
+        """Each side's own PIN, which the OLED shows while that side's two buttons are
+        held together (:mod:`.parts.own_screens`) and nowhere else; ``shown`` is told whose."""
+        self.own_screens.offer(pins, shown=shown)
 
     def redraw(self) -> None:
         """Show again the scene and what the parts say."""

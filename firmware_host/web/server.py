@@ -32,6 +32,7 @@ from aiohttp import web
 from firmware_host.daemon import Daemon, Snapshot
 from firmware_host.daemon.button_meanings import button_help
 from firmware_host.daemon.tunes import tunes_as_json
+from firmware_host.games.base import Side
 from firmware_host.web.access import (
     Handler,
     PinGuard,
@@ -121,6 +122,9 @@ class WebServer(Channel[Page]):
         )
         self._sessions = Sessions()
         self._guard = PinGuard()
+        if table is None and self.players.is_open:  # the nest: each side's PIN on its OLED alone
+            pins = {Side.from_text(side): pin for side, pin in self.players.pins.pins.items()}
+            daemon.show_own_screens(pins, shown=lambda side: self.players.pins.shown_at_nest(side.label, self.clock()))
         if not is_loopback(host) and table is not None:
             self.change_pin()
         self._acting = asyncio.Lock()

@@ -67,6 +67,9 @@ class Buttons(Part):
 
     def changed(self, name: str, pressed: bool, now: int) -> None:
         """The button ``name`` read down or up at ``now`` (referee ms)."""
+        if any(part.held(name, pressed, now) for part in self._parts() if part is not self):
+            self.gestures = ButtonGestures()  # taken (two buttons held): nothing it began is a press
+            return
         for action in self.gestures.change(name, pressed, now / 1000):
             self._press(action, now)
 
