@@ -24,7 +24,7 @@ from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
 from firmware_host.remote.signing import sign
 from tests.broker import Broker
-from tests.remote_helpers import GAME
+from tests.remote_helpers import GAME, DroppingProxy, line_with_a_pass
 
 TIMEOUT_S = 20.0
 
@@ -197,12 +197,14 @@ def test_a_third_client_cannot_move_resign_or_offer_a_draw_for_a_nest(broker, pl
         forged_state(blue, Kind.RESIGN, record).to_bytes(),
         forged_state(blue, Kind.DRAW_OFFER, record, proposal=Proposal(ProposalKind.DRAW, len(record))).to_bytes(),
         sign(b"k" * 32, blue_topic, 10**6, forged_move.to_bytes()),  # signed with a guessed key
-        recorder.seen[blue_topic][0],  # blue's own, signed, replayed: an old sequence number
         recorder.seen[red_topic][-1],  # red's own, signed, put on blue's topic: signed for another
     ]
     for count, payload in enumerate(forgeries, start=1):
         recorder.client.publish(blue_topic, payload, qos=1, retain=True).wait_for_publish(5)
         red.wait_for(lambda count=count: red.player.refused == count, f"forgery {count} refused")
+    # Blue's own, signed, replayed: an old sequence number, dropped unread.
+    recorder.client.publish(blue_topic, recorder.seen[blue_topic][0], qos=1, retain=True).wait_for_publish(5)
+    red.wait_for(lambda: red.player.late == 1, "the replay dropped")
     close_intruder(recorder.client)
     session = red.session
     assert session.phase is Phase.PLAYING and session.incoming is None and session.peer_proposal is None
@@ -330,3 +332,53 @@ def test_on_the_documented_club_broker_a_member_cannot_write_another_nests_topic
         blue.player.close()
         broker.stop()
     assert any("mallory" in line and "disconnect" in line.lower() for line in broker.log), broker.log
+
+
+def test_a_pass_forced_by_the_rules_does_not_stop_the_set(players):
+    red, blue = players
+    nests = {Side.RED: red, Side.BLUE: blue}
+    position = GAME.start("standard", Side.RED)
+    for move in line_with_a_pass():
+        if move == "pass":  # as both referees do: each tells its own session
+            red.player.local_move(move)
+            blue.player.local_move(move)
+        else:
+            mover = nests[position.turn]
+            copier = blue if mover is red else red
+            mover.player.local_move(move)
+            shown = copier.wait_for_event(ShowMove, f"{move} shown")
+            assert isinstance(shown, ShowMove) and shown.move == move
+            copier.player.local_move(move)
+        position.push(GAME.read_move(move))
+        if move != "pass" and not position.is_over():
+            mover.wait_for_event(MoveCopied, f"{move} copied")
+    red.wait_for(lambda: red.session.set_record.game_number == 1, "game 1 over")
+    blue.wait_for(lambda: blue.session.set_record == red.session.set_record, "the same record")
+    assert red.session.phase is Phase.PLAYING and red.player.refused == blue.player.refused == 0
+
+
+def test_more_than_twenty_messages_lost_on_a_live_connection_are_sent_again(broker):
+    proxy = DroppingProxy(broker.port)  # red's only way to the broker: it loses what red publishes
+    red, blue = paired(BrokerSettings.from_url(proxy.url), blue_settings=BrokerSettings.from_url(broker.url))
+    try:
+        play(red, blue)
+        play(blue, red)
+        proxy.dropping = True
+        move = play_alone(red)
+        for _ in range(24):  # each one more state message: paho sends 20 and holds the rest
+            red.player.offer_draw()
+        red.wait_for(lambda: proxy.dropped >= 20, "twenty messages lost")
+        link = red.player.link
+        assert link is not None and link.unacknowledged() == 25 and link.is_connected()
+        proxy.dropping = False  # the network is back; the connection never dropped
+        shown = blue.wait_for_event(ShowMove, "the move lost on the way")
+        assert isinstance(shown, ShowMove) and shown.move == move
+        blue.player.local_move(move)
+        red.wait_for_event(MoveCopied, "its copy acknowledged")
+        assert red.session.set_record == blue.session.set_record and len(red.session.set_record.record) == 3
+        red.wait_for(lambda: link.unacknowledged() == 0, "every message acknowledged")
+        assert link.stalls == 1
+    finally:
+        red.player.close()
+        blue.player.close()
+        proxy.close()

@@ -27,9 +27,21 @@ from firmware_host.remote.session import (
     SessionError,
     SessionRecord,
     ShowMove,
+    Step,
     TakeBack,
 )
-from tests.remote_helpers import CODE, GAME, GAME_ID, JOIN_NONCE, JOINER, OFFER_NONCE, OFFERER, Network, pair
+from tests.remote_helpers import (
+    CODE,
+    GAME,
+    GAME_ID,
+    JOIN_NONCE,
+    JOINER,
+    OFFER_NONCE,
+    OFFERER,
+    Network,
+    line_with_a_pass,
+    pair,
+)
 
 
 def first_legal(session: Session) -> str:
@@ -340,3 +352,57 @@ def test_without_agreements_racing_moves_faults_never_cause_a_desync(data):
     offerer, joiner = network.sessions[OFFERER], network.sessions[JOINER]
     assert offerer.phase is not Phase.DESYNC and joiner.phase is not Phase.DESYNC
     assert offerer.set_record == joiner.set_record
+
+
+def test_a_pass_forced_by_the_rules_is_made_alike_on_both_nests_and_the_game_goes_on(network):
+    line = line_with_a_pass()
+    assert "pass" in line
+    nests = {Side.RED: OFFERER, Side.BLUE: JOINER}
+    position = GAME.start("standard", Side.RED)
+    for move in line:
+        if move == "pass":  # both referees make it, and tell their sessions: nothing is sent, nothing shown
+            for nest in nests.values():
+                assert network.move(nest, "pass") == Step()
+                assert network.sessions[nest].position.turn is position.turn.opponent
+        else:
+            mover = nests[position.turn]
+            network.move(mover, move)
+            network.deliver_all()
+            network.copy(Network.other(mover))
+            network.deliver_all()
+        position.push(GAME.read_move(move))
+    red, blue = network.sessions[OFFERER], network.sessions[JOINER]
+    assert red.set_record == blue.set_record and red.set_record.game_number == 1
+    assert red.set_record.finished[0].record == tuple(move for move in line if move != "pass")
+    assert red.phase is blue.phase is Phase.PLAYING
+    assert not any(isinstance(event, Desynced) for nest in nests.values() for event in network.events[nest])
+
+
+def test_after_a_pass_forced_on_them_a_nest_moves_again_before_its_move_is_copied(network):
+    line = line_with_a_pass()
+    at = line.index("pass")
+    nests = {Side.RED: OFFERER, Side.BLUE: JOINER}
+    position = GAME.start("standard", Side.RED)
+    for move in line[: at - 1]:
+        mover = nests[position.turn]
+        network.move(mover, move)
+        network.deliver_all()
+        network.copy(Network.other(mover))
+        network.deliver_all()
+        position.push(GAME.read_move(move))
+    mover = nests[position.turn]
+    copier = Network.other(mover)
+    first, second = line[at - 1], line[at + 1]  # the mover's move, the pass forced on the other, its next
+    network.move(mover, first)
+    assert network.sessions[mover].is_our_turn() and network.sessions[mover].is_waiting_for_copy()
+    network.move(mover, second)  # before the first was copied there
+    network.deliver_all()
+    assert network.sessions[copier].incoming == ShowMove(0, at, first)
+    network.copy(copier)
+    assert network.sessions[copier].incoming == ShowMove(0, at + 1, second)
+    network.copy(copier)
+    network.deliver_all()
+    assert network.sessions[mover].set_record == network.sessions[copier].set_record
+    assert not network.sessions[mover].is_waiting_for_copy()
+    assert network.sessions[mover].set_record.record[-2:] == (first, second)
+    assert not any(isinstance(event, Desynced) for nest in nests.values() for event in network.events[nest])

@@ -226,7 +226,7 @@ async def test_a_session_ends_when_it_expires_and_when_the_pin_changes(aiohttp_c
     assert (await page.send({"type": "pin", "pin": old_pin}))["type"] == "session"
     renewed = await page.send({"type": "new_pin"})  # a player at the nest: someone has the PIN who should not
     assert renewed["type"] == "session"
-    assert server.pin is not None and running.daemon.presenter.pin == server.pin
+    assert server.pin is not None and running.daemon.snapshot().screen.footer.startswith(f"PIN {server.pin}")
     await other.until(lambda: other.latest["hello"]["can_act"] is False)
     assert (await other.send({"type": "lift", "cell": "c3"}))["message"].startswith("the session has ended")
     assert (await other.send({"type": "resume", "token": other_token}))["message"].startswith("that session")

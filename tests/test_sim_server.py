@@ -244,7 +244,7 @@ async def test_away_from_this_machine_acting_needs_the_pin(aiohttp_client, runni
     server = WebServer(running.daemon, running.simulator, host="0.0.0.0", clock=clock)
     assert server.pin is not None and len(server.pin) == PIN_DIGITS
     await asyncio.sleep(0.1)
-    assert running.daemon.presenter.footer() == f"PIN {server.pin}"  # the address comes once it serves
+    assert running.daemon.snapshot().screen.footer == f"PIN {server.pin}"  # the address comes once it serves
     page = await connect(aiohttp_client, server)
     assert (page.latest["hello"]["can_act"], page.latest["hello"]["pin_required"]) == (False, True)
     reply = await page.send({"type": "lift", "cell": "c3"})

@@ -136,6 +136,16 @@ class MqttLink:
     def is_connected(self) -> bool:
         return self._client.is_connected()
 
+    def unacknowledged(self) -> int:
+        """Messages the broker has not acknowledged yet (sent again on a new connection
+        when it stops acknowledging: :data:`~.broker_client.UNACKNOWLEDGED_S`)."""
+        return self._client.unacknowledged()
+
+    @property
+    def stalls(self) -> int:
+        """Connections made anew because the broker stopped acknowledging."""
+        return self._client.stalls
+
     def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> None:
         """Send ``payload`` at QoS 1 (kept by the client while the connection is down)."""
         self._client.publish(topic, payload, retain=retain)

@@ -422,15 +422,39 @@ def check_set_record(game: Game, set_record: SetRecord) -> list[Position]:
 
 
 def replay(game: Game, lineup: str, starter: Side, record: tuple[str, ...], where: str) -> Position:
-    """The position after ``record``'s moves from ``lineup`` with ``starter`` to move.
-    Raises :class:`MessageError` naming the first move that is not legal."""
+    """The position after ``record``'s moves from ``lineup`` with ``starter`` to move,
+    every pass the rules force made on the way (:func:`pass_if_forced`): a record
+    holds no pass, as both nests' referees make each alike. Raises
+    :class:`MessageError` naming the first move that is not legal."""
     position = game.start(lineup, starter)
+    pass_if_forced(position)
     for ply, text in enumerate(record):
         try:
             position.push(game.read_move(text))
         except NestrefError as error:
             raise MessageError(f"{where}[{ply}]: {text!r} cannot be played: {error}") from None
+        pass_if_forced(position)
     return position
+
+
+def pass_if_forced(position: Position) -> None:
+    """The side to move passes if the rules leave it no other move (as the referee
+    makes it pass at once, on each nest); so does the other, if it then has none."""
+    for _ in range(2):
+        moves = position.legal_moves()
+        if len(moves) != 1 or not moves[0].is_pass:
+            return
+        position.push(moves[0])
+
+
+def before_last_move(position: Position) -> Position:
+    """A copy of ``position`` before its last move that is not a pass (and the passes
+    forced after it)."""
+    before = position.copy()
+    while before.move_stack and before.move_stack[-1].is_pass:
+        before.pop()
+    before.pop()
+    return before
 
 
 def _last_move(
@@ -445,9 +469,7 @@ def _last_move(
     if move != record[-1]:
         raise MessageError(f"move: {move!r}, but the record's last move is {record[-1]!r}")
     after = positions[number]  # the record replayed already: the position after its last move
-    before = after.copy()
-    before.pop()
-    mover = before.turn
+    mover = before_last_move(after).turn
     if kind is Kind.MOVE and mover is not side:
         raise MessageError(f"move: {move!r} is {mover.label}'s, not the sender's ({side.label})")
     if kind is Kind.ACK and mover is side:
@@ -482,7 +504,7 @@ def take_back_plies(set_record: SetRecord, position: Position, side: Side) -> in
     record = set_record.record
     if not record:
         return 0
-    if position.turn is not side:  # side made the last move
+    if before_last_move(position).turn is side:  # side made the last move
         return 1
     return 2 if len(record) >= 2 else 0
 

@@ -109,6 +109,9 @@ class RemotePlayer:
         self._is_closing = False
         self.refused = 0
         """Messages not believed, in all."""
+        self.late = 0
+        """The other nest's messages dropped unread: older than one already taken (sent
+        again late after a lost connection, or replayed by someone else)."""
         self._refusals: dict[str, tuple[float, int]] = {}  # source: (when last told, refused since)
 
     # -- starting -------------------------------------------------------------------------
@@ -157,6 +160,11 @@ class RemotePlayer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def link(self) -> MqttLink | None:
+        """The link to the broker (None before :meth:`offer`, :meth:`join` or :meth:`resume`)."""
+        return self._link
 
     # -- what happens at this nest --------------------------------------------------------
 
@@ -251,8 +259,10 @@ class RemotePlayer:
                 return
             try:
                 signed = open_signed(session.pairing.key, topic, payload)
-                if signed.seq < self._heard_seq:
-                    raise MessageError(f"message {signed.seq}, but {self._heard_seq} was taken: an old one replayed")
+                if signed.seq < self._heard_seq:  # delivered late, or replayed: nothing new either way
+                    self.late += 1
+                    logger.debug("dropped message %d from %s: %d was taken", signed.seq, sender, self._heard_seq)
+                    return
                 message = read_message(signed.body, self.game)
                 if not isinstance(message, StateMessage):
                     raise MessageError(f"a {type(message).__name__.lower()} on a state topic")
