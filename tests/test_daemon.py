@@ -25,6 +25,7 @@ from firmware_host.daemon.config import Config, load_config
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.tunes import Cue
 from firmware_host.errors import HardwareError
+from firmware_host.games.base import public_view
 from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.recorder.store import GameStore
 from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
@@ -228,8 +229,10 @@ def test_buttons_take_back_and_start_a_new_game(tmp_path):
 def test_a_question_is_answered_with_the_buttons(tmp_path):
     position = setup("Ca1 We5 ed6 ee6 ee9 ca9")  # the warbler may take d6 or e6
     path = write_config(tmp_path)
-    with GameStore(load_config(path).database, game=load_config(path).game, clock=lambda: 0.0) as store:
-        store.record([GameStarted(1, "standard", Side.RED, position.to_nfn(), new_set=True)], referee_ms=0)
+    config = load_config(path)
+    with GameStore(config.database, game=config.game, clock=lambda: 0.0) as store:
+        started = GameStarted(1, "standard", Side.RED, public_view(config.game, position), new_set=True)
+        store.record([started], positions=[position.to_nfn()], referee_ms=0)
     rig = Rig(tmp_path)
     rig.show(position)
     rig.start()

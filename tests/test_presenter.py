@@ -20,6 +20,7 @@ from firmware_host.daemon.lights import cells, lights
 from firmware_host.daemon.oled_words import MAX_HEADLINE_WIDTH, MAX_LINES, fits, text_width
 from firmware_host.daemon.presenter import Scene, View
 from firmware_host.daemon.screens import screen
+from firmware_host.games.base import PublicText, PublicView
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Piece, Position, Rule, Side, WinCondition
 from firmware_host.games.cuckoo.rules import Outcome as CuckooOutcome
@@ -37,7 +38,6 @@ from firmware_host.referee.signals import (
     TakenBack,
     TurnStarted,
 )
-from firmware_host.referee.turn import Turn
 from hardware.display import FOOTER_FONT, HEIGHT, LINE_FONT, LINE_WIDTH, WIDTH, render
 from hardware.outputs import Blink, Screen
 from tests.referee_helpers import referee_for
@@ -151,8 +151,8 @@ class Players:
             self.set_up()
         elif referee.mode is Mode.CORRECTING:
             self.put_right()
-        elif isinstance(referee.phase, Turn) and referee.phase.question:
-            self.command("answer", rng.choice(referee.phase.question))
+        elif referee.question:
+            self.command("answer", rng.choice(referee.question))
         elif referee.wants_computer_move and rng.random() < 0.9:
             assert referee.position is not None
             self.command("play_computer_move", rng.choice(list(referee.position.legal_moves())))
@@ -244,9 +244,9 @@ def check_the_view(scene: Scene, referee: Referee) -> None:
         assert referee.wants_computer_move
     shown = screen(scene)
     if playing:
-        assert isinstance(referee.phase, Turn)
-        assert scene.captures == referee.phase.view.compulsory
-        assert lit["capture"] is (Blink.ON if referee.phase.view.compulsory else Blink.OFF)
+        assert referee.mode is Mode.PLAYING
+        assert scene.captures == referee.compulsory
+        assert lit["capture"] is (Blink.ON if referee.compulsory else Blink.OFF)
         if scene.view is View.PLAYING and not scene.thinking and scene.computer_move is None:
             assert shown.headline == ("CAPTURE" if scene.captures else position.turn.label.upper())
             if not stack:
@@ -375,8 +375,10 @@ def test_a_strike_announced_is_shown_with_both_ranks_and_the_cells_to_act_on_lit
     assert cells(scene) == {"e5": Blink.ON}  # the struck square: clear it, the winner stands there
     scene = scene.following(StrikeAnnounced(strike, Side.RED, "major strikes colonel: major removed", ("e4",), "e5"))
     assert cells(scene) == {"e4": Blink.FAST, "e5": Blink.ON}
-    scene = scene.following(MoveAccepted(strike, Side.RED, 4, ""))
+    scene = scene.following(MoveAccepted(strike, Side.RED, 4, PublicView(Side.BLUE, {}, PublicText(""))))
     scene = scene.following(TurnStarted(Side.BLUE, 4, ()))
     assert screen(scene).headline == "STRIKE" and cells(scene) == {}, "the words stay, the lights go"
-    scene = scene.following(MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, ""))
+    scene = scene.following(
+        MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, PublicView(Side.RED, {}, PublicText("")))
+    )
     assert screen(scene).headline != "STRIKE"

@@ -106,7 +106,9 @@ def _deciding_cell(scene: Scene) -> str | None:
     outcome, game = scene.outcome, scene.game
     if outcome is None or outcome.winner is None:
         return None
-    cell = game.outcome_cell(game.read_position(scene.position), outcome) if scene.position else None
+    # (A game that hides pieces names no cell: its public notation is no position to read.)
+    readable = scene.position and game.hidden is None
+    cell = game.outcome_cell(game.read_position(scene.position), outcome) if readable else None
     if cell is not None:
         return cell
     return scene.last_move.target if scene.last_move is not None else None

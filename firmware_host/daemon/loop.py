@@ -55,6 +55,7 @@ ASLEEP_S = 300.0  # after this long without a change nobody is playing: scan slo
 # listener): a thread that holds the interpreter hands it back to the loop this often
 # (Python's default, 5 ms, would let one delay a scan by that much).
 SWITCH_INTERVAL_S = 0.0005
+HOOKS = ("sensed", "heard", "turn", "next_due", "status")  # those the loop calls on every part, often
 
 
 class Loop:
@@ -77,7 +78,9 @@ class Loop:
         self.service: RefereeService | None = None  # started once the switches are read
         self.paused = False
         self.switch_map = SwitchMap(config.matrix, config.game.board)
-        self.parts: list[Part] = []  # in the order they take their turns (the root lists them)
+        self.parts: list[Part] = []  # in the order they take their turns (the root lists them: set_parts)
+        self._hooked: dict[str, list[Part]] = {}  # by hook: the parts that have it (a loop over no-ops costs)
+        self._gathered: Gathered | None = None  # what the scene last took of the parts
         # The parts the loop itself needs: the record it starts the referee on, the
         # sensors it tests, the buttons of the matrix, the outputs it draws.
         self.record = Record(self)
@@ -97,6 +100,21 @@ class Loop:
         self._quiet_until: float = 0  # referee ms: until then a turn that reads no change ends after the scan
         self._switch_interval = sys.getswitchinterval()  # Python's own, restored on close
         self._listeners: list[Callable[[Signal], None]] = []
+
+    # -- the parts ------------------------------------------------------------------------
+
+    def set_parts(self, parts: list[Part]) -> None:
+        """The parts, in the order they take their turns."""
+        self.parts = list(parts)
+        self._hooked = {
+            hook: [part for part in self.parts if getattr(type(part), hook) is not getattr(Part, hook)]
+            for hook in HOOKS
+        }
+        self._quiet_until = 0  # a new part's first turn: a whole one
+
+    def add_part(self, part: Part) -> None:
+        """One part more, after the others (a live board's feed); started with the rest."""
+        self.set_parts([*self.parts, part])
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -211,7 +229,7 @@ class Loop:
             command()
         if self.service is not None and not self.paused:
             self.publish(self.service.tick(now))
-        for part in self.parts:
+        for part in self._hooked["turn"]:
             part.turn(now)
         self._quiet_until = self._next_due(now)
 
@@ -234,7 +252,7 @@ class Loop:
         deadline = service.next_deadline(now)
         if deadline is not None:
             due = deadline
-        for part in self.parts:
+        for part in self._hooked["next_due"]:
             moment = part.next_due(now)
             if moment is not None and moment < due:
                 due = moment
@@ -279,7 +297,7 @@ class Loop:
         for crossing, closed in readings:
             if crossing in switch_map.cells:
                 cell = switch_map.cells[crossing]
-                for part in self.parts:
+                for part in self._hooked["sensed"]:
                     part.sensed(cell, closed, now)
                 self.publish(self.service.sense(cell, closed, now))
             elif crossing in switch_map.buttons and self.buttons is not None:
@@ -341,7 +359,7 @@ class Loop:
         """A signal, already recorded: log it, show it, pass it on."""
         logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
         self.scene = self.scene.following(signal)
-        for part in self.parts:
+        for part in self._hooked["heard"]:
             part.heard(signal)
         for listener in self._listeners:
             listener(signal)
@@ -358,12 +376,13 @@ class Loop:
 
     def gathered(self) -> Gathered:
         """Every part's status now, as one value."""
-        return gather(part.status() for part in self.parts)
+        return gather(part.status() for part in self._hooked["status"])
 
     def show(self) -> None:
         """Show the outputs again: the scene, with the parts' statuses gathered into it."""
         gathered = self.gathered()
-        self.scene = self.scene.with_parts(gathered)
+        if gathered != self._gathered:  # (the parts' statuses change far less often than the scene)
+            self._gathered, self.scene = gathered, self.scene.with_parts(gathered)
         announced = gathered.announcement
         self.outputs.show(self.scene, announced.screen if announced is not None else None)
         # What is shown changed, maybe outside a turn (the page's actions call in from

@@ -91,7 +91,7 @@ class Scene:
     set_winner: Side | None = None
     setup: SetupNeeded | None = None
     holding_result: bool = False  # the result stays up until the players touch the nest
-    position: str = ""  # the game's position now, in its notation ("" if not known)
+    position: str = ""  # the game's position now as everybody may see it, in its notation ("" if not known)
     start: str = ""  # the game's first position
     number: int = 1  # of the game in its set
     warning: str = ""  # a missed capture under lenient refereeing, until the next move
@@ -171,7 +171,7 @@ def _changes(scene: Scene, signal: Signal) -> dict[str, Any]:
         case GameStarted():
             changes.update(view=View.PLAYING, number=signal.number, outcome=None, set_winner=None)
             changes.update(side=signal.starter, plies=0, played=(), last_move=None)
-            changes.update(position=signal.position, start=signal.position, setup=None, captures=())
+            changes.update(position=signal.public_view.text, start=signal.public_view.text, setup=None, captures=())
             if signal.new_set:
                 changes.update(score=(0, 0))
         case TurnStarted():
@@ -183,7 +183,7 @@ def _changes(scene: Scene, signal: Signal) -> dict[str, Any]:
         case ComputerMove():
             changes.update(thinking=False, computer_move=signal.move)
         case MoveAccepted():
-            changes.update(last_move=signal.move, warning="", position=signal.position, notice="")
+            changes.update(last_move=signal.move, warning="", position=signal.public_view.text, notice="")
             changes.update(played=(*scene.played, signal), side=signal.side.opponent, plies=signal.ply)
             changes.update(thinking=False, computer_move=None)  # made; the next turn's comes with its announcement
         case MissedCapture():
@@ -239,7 +239,7 @@ def _taken_back(scene: Scene, signal: TakenBack) -> dict[str, Any]:
         "played": played,
         "plies": plies,
         "last_move": before.move if before is not None else None,
-        "position": before.position if before is not None else scene.start if plies == 0 else "",
+        "position": before.public_view.text if before is not None else scene.start if plies == 0 else "",
         "captures": (),  # the turn's captures come with its announcement
         "warning": "",
     }

@@ -48,7 +48,10 @@ class _AtTurnEnd(Part):
     name = "at turn end"
 
     def __init__(self, callback: Callable[[], None]) -> None:
-        self.turn = lambda now: callback()  # type: ignore[method-assign]
+        self._callback = callback
+
+    def turn(self, now: int) -> None:
+        self._callback()
 
 
 class Daemon(Loop):
@@ -88,7 +91,7 @@ class Daemon(Loop):
             set_players=self.set_players,
             ask_hint=self.ask_hint,
         )
-        self.parts = self._parts()
+        self.set_parts(self._parts())
 
     def _parts(self) -> list[Part]:
         """Every part, in the order they take their turns."""
@@ -126,11 +129,6 @@ class Daemon(Loop):
     def findings(self) -> tuple[str, ...]:
         """What the boot self-test found."""
         return self.sensors.status().findings
-
-    def add_part(self, part: Part) -> None:
-        """One part more, after the root's (a live board's feed); started with the rest."""
-        self.parts.append(part)
-        self._quiet_until = 0  # its first turn: a whole one
 
     def at_turn_end(self, callback: Callable[[], None]) -> None:
         """Have ``callback`` called at the end of every turn of the loop, in its thread;

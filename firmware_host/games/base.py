@@ -816,25 +816,6 @@ def side_view(game: Game, position: Position, side: Side) -> SideView:
     return SideView(side, {cell: piece.letter for cell, piece in position.pieces().items()})
 
 
-# -- shims: the capabilities asked as they were before GameParts, until every layer reads
-# game.setups, game.hidden and game.announcer (docs/architecture.md lists who still calls them).
-
-
-def capture_announcer(game: Game) -> AnnouncesCaptures | None:
-    """``game.announcer`` (:attr:`GameParts.announcer`), as before it was a member."""
-    return game.announcer
-
-
-def players_set_up(game: Game) -> PlayersSetUp | None:
-    """``game.setups`` (:attr:`GameParts.setups`), as before it was a member."""
-    return game.setups
-
-
-def hides_pieces(game: Game) -> bool:
-    """Whether ``game.hidden`` (:attr:`GameParts.hidden`) is there, as before it was a member."""
-    return game.hidden is not None
-
-
 TIME_LOSS = "time"
 """How a record keeps a loss on time (a clock ran out), whatever the game: every game's
 :meth:`GameNotation.outcome_record` gives it as the ``how`` of :meth:`GameRules.time_loss`."""
