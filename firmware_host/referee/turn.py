@@ -100,7 +100,13 @@ class Turn:
         elif settled and cell in self.first_emptied:
             self.refilled[cell] = seen.since(cell)
         candidate = self.candidate
-        if settled and candidate is not None and cell not in view.footprints[candidate].cells:
+        if (
+            settled
+            and candidate is not None
+            and cell not in view.footprints[candidate].cells
+            # (a cell the mover's piece may still slide on to is its own doing, perhaps)
+            and not any(cell in view.path.get(origin, ()) for origin in view.footprints[candidate].empties)
+        ):
             after = view.after(candidate)
             began = not after.is_over and (after.has_begun(seen) or after.finished(seen))
             if began and view.shows(candidate, seen):
@@ -112,7 +118,7 @@ class Turn:
             and done[0].is_clean
             and done[0].is_certain
             and not self._late_proof(done[0].move, seen)
-            and all(move == done[0].move for move in self._slid_unseen())
+            and all(move == done[0].move for move in self._slid_unseen(alone=True))
         ):
             self.candidate = done[0].move
         elif done or view.matches_exactly(seen) or (candidate is not None and not view.shows(candidate, seen)):
@@ -337,7 +343,7 @@ class Turn:
 
     def _finished(self, done: list[Finished], at: int) -> list[Signal]:
         timing = self.referee.timing
-        slid = tuple(move for move in self._slid_unseen() if move not in [reading.move for reading in done])
+        slid = tuple(move for move in self._slid_unseen(alone=True) if move not in [reading.move for reading in done])
         if slid:  # the piece slid the way of a capture no scan saw: that may be the one made
             options = (*(reading.move for reading in done), *slid)
             return [] if self._waiting(at, timing.ask_ms) else self._ask(options)
@@ -351,10 +357,20 @@ class Turn:
                 return self.referee.commit(move, at, announce=False) + self.referee.after_strays(at)
             if move in self.view.extendable and self._waiting(at, timing.rest_ms):
                 return []  # the piece may still slide on
+            if move in self.view.first_parts and self._waiting(at, timing.extend_ms):
+                return []  # the mover's other piece may still follow (the king, castling)
             return self.referee.commit(move, at)
         if any(not reading.is_clean for reading in done) and self._waiting(at, timing.hold_ms):
             return []  # the pieces held may yet tell which it was
-        return self._ask(tuple(reading.move for reading in done))
+        options = tuple(reading.move for reading in done)
+        chosen = self.referee.game.default_choice(options)
+        if chosen is not None and all(reading.is_certain for reading in done):
+            # Moves the switches cannot tell apart (a pawn promoted): asked, and the
+            # game's choice stands unless a player answers within ask_ms.
+            if self._waiting(at, timing.ask_ms):
+                return self._ask(options)
+            return self.referee.commit(chosen, at)
+        return self._ask(options)
 
     def _followed(self, readings: list[Reading], at: int) -> list[Signal]:
         """The other side has begun, or made its reply: what the mover did is read from
@@ -369,6 +385,10 @@ class Turn:
             return [] if self._waiting(at, self.referee.timing.ask_ms) else self._ask(firsts)
         readings = [reading for reading in readings if not reading.is_ending]
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
+        chosen = self.referee.game.default_choice(firsts)
+        if chosen is not None:  # the other side goes on: the game's choice stands (a queen)
+            readings = [reading for reading in readings if reading.moves[0] == chosen]
+            firsts = (chosen,)
         slid = tuple(move for move in self._slid_unseen() if move not in firsts)
         if slid:
             # The piece slid over the way of a capture no scan saw, not the way of the
@@ -410,16 +430,25 @@ class Turn:
         options = self.question or ()
         return all(reply not in self.view.after(option).moves for option in options if option != first)
 
-    def _slid_unseen(self) -> tuple[Move, ...]:
+    def _slid_unseen(self, *, alone: bool = False) -> tuple[Move, ...]:
         """The captures no scan saw that a lifted piece may have made: over a cell it
         would slide across that was set down on after it first left this turn, and
-        soon after it last left."""
-        seen, land_ms = self.referee.observation(), self.referee.timing.land_ms
+        soon after it last left. ``alone``: with nothing after it, so that every piece
+        set down is the captured one pushed aside."""
+        seen, land_ms, board = self.referee.observation(), self.referee.timing.land_ms, self.referee.board
+        _, placed = self.view.difference(seen.occupied, seen.ignored)
         found = []
         for move, footprint in captures_in_the_air(self.view, seen):
+            if alone and not all(
+                cell not in footprint.passes and any(board.distance(cell, target) <= 1 for target in footprint.proofs)
+                for cell in placed
+            ):
+                continue  # a piece set down where this capture leaves none
             first = min(self.first_emptied.get(cell, seen.emptied(cell)) for cell in footprint.empties)
             left = max(seen.emptied(cell) for cell in footprint.empties)
-            crossed = footprint.passes & self.visited
+            # (A crossed cell still occupied is no sign of this capture: the captured
+            # piece is pushed on, away from the way the capturer came.)
+            crossed = {cell for cell in footprint.passes & self.visited if cell not in seen.occupied}
             if any(first <= seen.since(cell) <= left + land_ms for cell in crossed):
                 found.append(move)
         return tuple(found)

@@ -160,13 +160,16 @@ class ChessPosition:
 
     def _slide(self, *, piece_type: chess.PieceType | None, origin: chess.Square, target: chess.Square) -> set[int]:
         """The squares a piece slid from ``origin`` to ``target`` crosses: those between
-        (a knight is lifted), and on a diagonal the empty corner squares it brushes."""
+        (a knight is lifted), and on a bishop's or queen's diagonal the empty corner
+        squares it brushes. (A pawn's or king's diagonal step is too short to slide
+        along: its corners are no part of it, so that they tell an en passant, whose
+        captured pawn stands on one, from a capture.)"""
         if piece_type == chess.KNIGHT:
             return set()
         crossed = set(chess.SquareSet(chess.between(origin, target)))
         file_step = _sign(chess.square_file(target) - chess.square_file(origin))
         rank_step = _sign(chess.square_rank(target) - chess.square_rank(origin))
-        if file_step and rank_step:
+        if file_step and rank_step and piece_type in (chess.BISHOP, chess.QUEEN):
             on = origin
             while on != target:
                 file, rank = chess.square_file(on), chess.square_rank(on)
