@@ -9,8 +9,9 @@ chatter). The hands:
 - between turns 0.8-16 s of thought (0.8-2 s when ``fast``);
 - a move lifted and put down (held 0.15-1.2 s), or slid along its line (each square
   passed reads occupied 20-150 ms; the next square reached within 25 ms of leaving the
-  last); a diagonal slide may brush an empty corner square on its way (20-80 ms); a
-  knight is always lifted over the others;
+  last); a knight is always lifted over the others; a bishop's or queen's diagonal
+  slide may brush an empty corner square on its way, pulling its switch in for 2-30 ms
+  (the spec's magnet crosstalk);
 - captures in any order: the capturer first (held 0.2-1.5 s), the captured piece first
   (held 0.3-2 s), or pushed off as the capturer slides on (the target reads empty for
   5-40 ms, or, but for the chance ``push_flicker``, not at all);
@@ -169,8 +170,8 @@ class ChessHands(Switches):
         if corner is not None and self.rng.random() < self.brush:
             self.made["corner brushed"] += 1
             on = left + self.rng.randint(0, 40)
-            self.change(corner, True, on)
-            self.change(corner, False, on + self.rng.randint(20, 80))
+            self.emit(on, corner, True)  # a pulse, no bounce: the magnet only passes by
+            self.emit(on + self.rng.randint(2, 30), corner, False)
         for cell in self._path(position, move):
             on = max(0, left + self.rng.randint(-25, 25))
             off = on + self.rng.randint(20, 150)
