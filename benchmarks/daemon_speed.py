@@ -392,7 +392,7 @@ def switch_to_command(config: Any, games: int) -> PlayFigures:
         played = random_moves(rng, start)
         switches.set_all(config.matrix[cell] for cell in start.occupied())
         daemon.start()
-        store = daemon._store  # the record the daemon writes, its commits timed
+        store = daemon.record.store  # the record the daemon writes, its commits timed
         assert store is not None
         commits = TimedCommits(store._db)
         store._db = commits  # type: ignore[assignment]

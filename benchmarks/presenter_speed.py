@@ -3,7 +3,7 @@ driver's fonts so that nothing is cut (a sentence takes two lines, a list says h
 it leaves out), and that is done on every signal, before the screen is drawn.
 
 For each screen the tests draw (``tests/test_display.py``: whose turn, a capture, an
-illegal move, a question, a result, the set-up...), this times ``Presenter.screen()``
+illegal move, a question, a result, the set-up...), this times ``screens.screen()``
 against the named reference in the same run: drawing that same screen into an image
 (``hardware.display.render``, what the OLED driver does with it next, luma's own text
 drawing). Budget: the wording costs less than the drawing (ratio of the medians under 1),
@@ -25,7 +25,8 @@ import statistics
 import sys
 
 from benchmarks.stats import percentile, timed_ms
-from firmware_host.daemon.presenter import Presenter
+from firmware_host.daemon.presenter import Scene
+from firmware_host.daemon.screens import screen as screen_of
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Nest
 from hardware.display import render
@@ -44,11 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     drawing: list[float] = []
     dearest = 0.0  # the highest median of a screen's wording
     for name, signals in scenes().items():
-        presenter = Presenter(CuckooGame(Nest.default()))
+        scene = Scene(CuckooGame(Nest.default()))
         for signal in signals:
-            presenter.apply(signal)
-        screen = presenter.screen()
-        words = timed_ms(presenter.screen, args.rounds)
+            scene = scene.following(signal)
+        screen = screen_of(scene)
+        words = timed_ms(functools.partial(screen_of, scene), args.rounds)
         drawn = timed_ms(functools.partial(render, screen), args.rounds)
         wording += words
         drawing += drawn

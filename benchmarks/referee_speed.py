@@ -63,18 +63,20 @@ def per_change(games: int, folder: Path) -> tuple[list[float], list[float], int]
         polled, flicker, illegal = PROFILES[game % len(PROFILES)]
         played = play_game(rng, start, random_moves(rng, start), polled=polled, push_flicker=flicker, illegal=illegal)
         referee = Referee(cuckoo, settings=Settings(), lineup=lineup, occupied=start.occupied(), now=0)
-        store.record(referee.begin_game(start.copy(), now=0), referee_ms=0)
+        store.record(referee.begin_game(start.copy(), now=0), positions=referee.recorded_positions(), referee_ms=0)
         events = played.events
         for index, event in enumerate(events):
             began = time.perf_counter_ns()
             signals = referee.sense(event.cell, event.occupied, event.time_ms)
+            positions = referee.recorded_positions()
             upto = events[index + 1].time_ms if index + 1 < len(events) else None
             while (due := referee.next_deadline()) is not None and (upto is None or due < upto):
                 signals += referee.tick(due)
+                positions += referee.recorded_positions()
             times.append((time.perf_counter_ns() - began) / 1e6)
             if signals:
                 began = time.perf_counter_ns()
-                store.record(signals, referee_ms=event.time_ms)
+                store.record(signals, positions=positions, referee_ms=event.time_ms)
                 if any(isinstance(signal, MoveAccepted) for signal in signals):
                     commits.append((time.perf_counter_ns() - began) / 1e6)
         moves += len(played.moves)

@@ -240,7 +240,7 @@ def daemons(broker: Broker, plies: int, idle_s: float) -> tuple[list[float], flo
     """Through two whole daemons: milliseconds from a move accepted on one to its display
     on the other (the last one to a nest gone idle); a daemon's idle CPU (% of a core)
     before pairing and with the link up."""
-    from firmware_host.daemon.remote_play import RemoteStage
+    from firmware_host.daemon.remote_shown import RemoteStage
     from firmware_host.games.cuckoo.rules import Position
 
     with tempfile.TemporaryDirectory() as folder:

@@ -14,6 +14,15 @@ from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at 
 
 from firmware_host.daemon.config import SPI_CE_PINS, Config
 
+
+def status_light_resistor(light: str) -> str:
+    """The resistor in series with a status light's LED, from a 3.3 V pin to a few mA:
+    (3.3 V - the LED's forward voltage) / R. A blue LED drops about 3 V, so it takes the
+    smaller one. The one place this is decided: the parts list, the guide's table and the
+    schematic all read it."""
+    return "150 ohm" if light.startswith("blue") else "330 ohm"
+
+
 # The 40-pin header: physical pin -> BCM GPIO number, or the supply it carries.
 HEADER: dict[int, int | str] = {
     1: "3V3", 2: "5V", 3: 2, 4: "5V", 5: 3, 6: "GND", 7: 4, 8: 14, 9: "GND", 10: 15,
@@ -290,7 +299,7 @@ def _peripherals(config: Config, top: float) -> tuple[list[str], float]:
             _line(sx + 120, sy, sx + 150, sy),
         ]
         if kind == "light":
-            resistor = "150 ohm" if name.startswith("blue") else "330 ohm"
+            resistor = status_light_resistor(name)
             parts += [
                 f'<rect x="{sx + 150}" y="{sy - 5}" width="30" height="10" fill="white" stroke="{_WIRE}"/>',
                 _text(sx + 165, sy - 9, resistor, size=10, anchor="middle"),

@@ -17,7 +17,7 @@ from pathlib import Path
 from firmware_host.daemon.config import ID_PINS, UART_PORTS, Config, load_config
 from firmware_host.games import load_game
 from firmware_host.games.base import Board
-from firmware_host.schematic import HEADER, PHYSICAL, schematic_svg
+from firmware_host.schematic import HEADER, PHYSICAL, schematic_svg, status_light_resistor
 from firmware_host.wiring_lights import (
     lights_schematic_svg,
     pixel_lights_text,
@@ -123,9 +123,50 @@ class NestBuild:
 BUILD = NestBuild()
 
 
+# The MAX7219CNG's DIP-24 pins 1 to 24, from Maxim's datasheet (a build of loose LEDs wires DIG and SEG).
+MAX7219_DIP_PINS = (
+    "DIN", "DIG0", "DIG4", "GND", "DIG6", "DIG2", "DIG3", "DIG7", "GND", "DIG5", "DIG1", "LOAD/CS",
+    "CLK", "SEG A", "SEG F", "SEG B", "SEG G", "ISET", "V+", "SEG C", "SEG E", "SEG DP", "SEG D", "DOUT",
+)  # fmt: skip
+MAX7219_DIP_TABLE = "\n".join(  # the two rows of the DIP side by side: pin 1 faces pin 24
+    ["| pin | name | pin | name |", "|---:|---|---:|---|"]
+    + [f"| {pin} | {MAX7219_DIP_PINS[pin - 1]} | {25 - pin} | {MAX7219_DIP_PINS[24 - pin]} |" for pin in range(1, 13)]
+)
+
+
 def is_default_build(config: Config) -> bool:
     """Whether the committed schematic is this config's: it draws the same."""
     return schematic_svg(config) == schematic_svg(load_config(None))
+
+
+def game_schematic(game: str) -> str:
+    """Where the schematic of ``game``'s shipped build is committed (``nestref --game GAME
+    wiring --schematic`` draws it)."""
+    return f"docs/schematic-{game}.svg"
+
+
+def committed_schematic(config: Config) -> str | None:
+    """The committed drawing of ``config``'s build, if it is a shipped one: the default
+    config's, or a game's shipped build; ``None`` for a build of the builder's own."""
+    if is_default_build(config):
+        return SCHEMATIC
+    build = build_config(config.game.name)
+    if build is not None and schematic_svg(config) == schematic_svg(load_config(build, game=config.game.name)):
+        return game_schematic(config.game.name)
+    return None
+
+
+def _made_from(config: Config) -> str:
+    """Which config the guide was written from, and by which command."""
+    if config.source == "default_config.toml":
+        return "nestref's default config by `nestref wiring`"
+    build = build_config(config.game.name)
+    if build is not None and Path(config.source).resolve() == build.resolve():
+        shipped = Path(shipped_config(config)).relative_to(INSTALLED)
+        return (
+            f"the {config.game.name} game's shipped build (`{shipped}`) by `nestref --game {config.game.name} wiring`"
+        )
+    return f"`{config.source}` by `nestref wiring --config {config.source}`"
 
 
 # The status lights' colours: each side's in its own; the two others stand apart from both.
@@ -187,11 +228,31 @@ def bill_of_materials(config: Config, build: NestBuild = BUILD) -> list[Part]:
             "one flush in the base of every piece, the same pole down in every piece (see *Sensing a piece*)",
         ),
         Part(
+            "piece",
+            pieces,
+            f"wooden or 3D-printed, a flat base {build.pitch_mm - 10:g} to {build.pitch_mm - 6:g} mm across with a "
+            f"{build.magnet_diameter_mm:g} mm hole {build.magnet_thickness_mm:g} mm deep at its centre; "
+            "each side's in its own colour",
+            "the lineup's pieces; a base narrower than the pitch by 6 mm or more keeps neighbours from touching",
+        ),
+        Part(
             "top sheet",
             1,
             f"{build.sheet_mm:g} mm plywood, MDF or acrylic, at least {width:.0f} x {height:.0f} mm "
             f"(cells {build.pitch_mm:g} mm apart, centre to centre)",
             "the printed nest goes on top, the switches are glued under it",
+        ),
+        Part(
+            "frame",
+            1,
+            "a box or frame the top sheet's size, 40 mm deep, open at the top",
+            "the top sheet rests on it; beneath, room for the Pi, the wiring and the buttons",
+        ),
+        Part(
+            "glue",
+            None,
+            "two-part epoxy; cyanoacrylate (or hot glue)",
+            "epoxy for the magnets in the pieces (it fills the hole); cyanoacrylate for the switches under the sheet",
         ),
         Part(
             "push button",
@@ -218,8 +279,11 @@ def bill_of_materials(config: Config, build: NestBuild = BUILD) -> list[Part]:
     if lights:
         colours = ", ".join(f"{LIGHT_COLOURS[name]} ({name.replace('_', ' ')})" for name in lights)
         parts.append(Part("LED, 3 mm", len(lights), colours, "the status lights"))
-        blue = 1 if "blue_turn" in lights else 0
-        resistors = f"{len(lights) - blue} x 330 ohm" + (", 1 x 150 ohm (the blue LED)" if blue else "")
+        values = [status_light_resistor(name) for name in lights]
+        resistors = ", ".join(
+            f"{values.count(value)} x {value}" + (" (the blue LED)" if value != status_light_resistor("red") else "")
+            for value in dict.fromkeys(values)
+        )
         parts.append(
             Part(
                 "resistor, 1/4 W",
@@ -330,6 +394,22 @@ Engineering Stack Exchange (no closure with the magnet over the middle); Maxim's
 datasheet (the supply capacitors, RSET, a high input at 3.5 V)."""
 
 
+INSTALLED = Path("/opt/nestref")  # where step 2 of the Pi's set-up puts the repository
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def shipped_config(config: Config) -> str:
+    """The file step 3 copies to ``/etc/nestref/config.toml``: the config this guide was
+    written from, where the installed repository holds it (the daemon's defaults, or a
+    game's shipped build), or the builder's own file as given."""
+    if config.source == "default_config.toml":  # no --config: the daemon's own defaults
+        return str(INSTALLED / "firmware_host" / "daemon" / "default_config.toml")
+    source = Path(config.source).resolve()
+    if source.is_relative_to(REPOSITORY):
+        return str(INSTALLED / source.relative_to(REPOSITORY))
+    return config.source
+
+
 def pi_setup_text(config: Config) -> str:
     """The Pi's set-up, from a fresh card to the service running: the one place these
     steps are written (the README and docs/building.md point here)."""
@@ -423,7 +503,7 @@ def pi_setup_text(config: Config) -> str:
 
    ```sh
    sudo mkdir -p /etc/nestref
-   sudo cp /opt/nestref/firmware_host/default_config.toml /etc/nestref/config.toml
+   sudo cp {shipped_config(config)} /etc/nestref/config.toml
    sudo /opt/nestref/.venv/bin/nestref calibrate --config /etc/nestref/config.toml --write
    ```
 
@@ -486,10 +566,44 @@ def buzzer_text(config: Config) -> str:
 
 {table}
 
-With no pin free, give one up: set a status light to `"none"` (the capture light, say:
-`[status_lights] capture = "none"`, then `[sound] pin` = its GPIO), or build without the
-cell LEDs (`[cell_lights] driver = "none"` frees SPI0's GPIO8 to GPIO11), or let a Pico
-scan the matrix. The config refuses a pin in use, naming what uses it."""
+{_freeing_a_pin(config)} The config refuses a pin in use, naming what uses it."""
+
+
+def _freeing_a_pin(config: Config) -> str:
+    """How this build could free a pin for the piezo: only the ways it has."""
+    ways = []
+    lights = config.status_lights
+    if lights:
+        light = "capture" if "capture" in lights else next(iter(lights))
+        ways.append(
+            f'set a status light to `"none"` (the {light.replace("_", " ")} light, say:'
+            f' `[status_lights] {light} = "none"`, then `[sound] pin` = its GPIO)'
+        )
+    if config.cell_lights.driver == "max7219":
+        ways.append('build without the cell LEDs (`[cell_lights] driver = "none"` frees SPI0\'s GPIO8 to GPIO11)')
+    if config.sensors.backend == "gpio":
+        ways.append("let a Pico scan the matrix")
+    if not ways:
+        return "Every way of freeing a pin is taken in this build."
+    return "With no pin free, give one up: " + ", or ".join(ways) + "."
+
+
+def power_lines(config: Config) -> str:
+    """The *Power* section's lines for what this build's cell LEDs are driven by."""
+    if config.cell_lights.driver == "max7219":
+        return """- The MAX7219 runs at 5 V and draws up to about 300 mA with every LED lit at full
+  brightness: feed its VCC from the 5 V pins next to the supply, with a 10 uF and a
+  100 nF capacitor across VCC and GND at the module. Its logic inputs want 3.5 V for a
+  high at 5 V: most modules work from the Pi's 3.3 V, but if yours misbehaves, put a
+  74AHCT125 between the Pi and DIN, CLK and CS.
+- Keep the matrix wires away from the MAX7219's wires, and twist each status LED's wire
+  with its ground."""
+    if config.cell_lights.driver == "ws2812":
+        return """- The cell LEDs have their own 5 V supply (see *One LED per cell*): its ground joined to
+  the Pi's and the Pico's, its 5 V to neither.
+- Keep the matrix wires away from the LEDs' data line, and twist each status LED's wire
+  with its ground."""
+    return "- Twist each status LED's wire with its ground, away from the matrix wires."
 
 
 def build_config(game: str) -> Path | None:
@@ -509,7 +623,8 @@ def render_wiring(config: Config) -> str:
     """The whole guide for ``config``."""
     lights = config.status_lights
     light_rows = "\n".join(
-        f"| {name.replace('_', ' ')} | GPIO{pin} | pin {PHYSICAL[pin]} |" for name, pin in lights.items()
+        f"| {name.replace('_', ' ')} | GPIO{pin} | pin {PHYSICAL[pin]} | {status_light_resistor(name)} |"
+        for name, pin in lights.items()
     )
     pin_buttons = {name: pin for name, pin in config.buttons.items() if pin is not None}
     matrix_buttons = [name for name, pin in config.buttons.items() if pin is None]
@@ -568,9 +683,10 @@ LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the
         picture = (
             f"The nest `{nest.name}`: `nestref --board FILE board --svg nest.svg` draws it with every cell's name."
         )
-    if is_default_build(config):
-        schematic = f"![The schematic: the switch matrix, the Pi's pins, the OLED, the LEDs and buttons]({SCHEMATIC})"
-    else:  # the committed drawing is the default config's
+    drawing = committed_schematic(config)
+    if drawing is not None:
+        schematic = f"![The schematic: the switch matrix, the Pi's pins, the OLED, the LEDs and buttons]({drawing})"
+    else:  # the committed drawings are the shipped builds'
         schematic = "`nestref wiring --config FILE --schematic schematic.svg` draws the schematic of this build."
     cells = config.cell_lights
     if cells.driver == "ws2812":
@@ -584,9 +700,15 @@ LEDs are the referee's only voice, and the log (`journalctl -u nestref`) has the
         leds = f"{cell_count} LEDs"
         cell_leds = f"""A MAX7219 drives an 8x8 LED matrix (a ready-made module, or {leds} of your own: the LED
 at (x, y) then sits between digit line DIG x and the segment line for bit y, bit 0 being
-SEG G and bit 7 SEG DP). Wire it to SPI0: **DIN** to GPIO10 (MOSI, pin 19), **CLK** to GPIO11 (SCLK,
-pin 23), **CS** to {ce}, **VCC** to 5 V (pin 2), **GND** to ground. Which
-LED lights for which cell:
+SEG G and bit 7 SEG DP). Wire it to SPI0: **DIN** (its pin 1) to GPIO10 (MOSI, pin 19), **CLK**
+(its pin 13) to GPIO11 (SCLK, pin 23), **LOAD/CS** (its pin 12) to {ce}, **V+** (its pin 19) to
+5 V (pin 2), **GND** (its pins 4 and 9) to ground, and the 10 kohm RSET from **ISET** (its pin 18)
+to V+. The MAX7219CNG's pins (DIP-24, pin 1 at the notch's left, counted anticlockwise seen from
+above; Maxim's datasheet), for a build of your own LEDs:
+
+{MAX7219_DIP_TABLE}
+
+Which LED lights for which cell:
 
 {led_table(config)}
 
@@ -600,8 +722,8 @@ gives the wiring."""
 
 How to build the electronics of a nest for nestref: a reed switch under every cell, a
 Raspberry Pi (Zero 2 W or larger) under the board, an OLED, {_count(len(lights))} status LEDs, three
-buttons and, optionally, one LED per cell. This guide is generated from nestref's default
-config by `nestref wiring`; a test keeps it in step with the code. With your own config,
+buttons and, optionally, one LED per cell.
+This guide is generated from {_made_from(config)}; a test keeps it in step with the code. With your own config,
 run `nestref wiring --config /etc/nestref/config.toml` for a guide to your build. The
 order of the work, a rehearsal with one switch, and the calibration walk are in
 [docs/building.md](docs/building.md).
@@ -663,10 +785,11 @@ then writes this guide for that build.{pico_note}
 
 ## Status lights
 
-Each LED from its GPIO through a 330 ohm resistor to ground:
+Each LED from its GPIO through its resistor to ground (the blue LED drops about 3 V, so it
+takes the smaller one):
 
-| light | GPIO | header |
-|---|---|---|
+| light | GPIO | header | resistor |
+|---|---|---|---|
 {light_rows}
 
 What they show (and the cell LEDs too): steady for a fact, slow blinking (1 Hz) for what
@@ -688,12 +811,6 @@ to do next, fast blinking (4 Hz) for what is wrong. See `docs/daemon.md`.
 
 - The Pi, the OLED and the switches run from the 5 V supply through the Pi; the reed
   switches draw only the pull-up current (a few tenths of a milliampere) while closed.
-- The MAX7219 runs at 5 V and draws up to about 300 mA with every LED lit at full
-  brightness: feed its VCC from the 5 V pins next to the supply, with a 10 uF and a
-  100 nF capacitor across VCC and GND at the module. Its logic inputs want 3.5 V for a
-  high at 5 V: most modules work from the Pi's 3.3 V, but if yours misbehaves, put a
-  74AHCT125 between the Pi and DIN, CLK and CS.
-- Keep the matrix wires away from the MAX7219's wires, and twist each status LED's wire
-  with its ground.
+{power_lines(config)}
 - Never feed 5 V into a GPIO pin: every GPIO is 3.3 V.
 """

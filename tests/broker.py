@@ -39,6 +39,10 @@ class Broker:
     port: int = field(default_factory=free_port)
     users: dict[str, str] = field(default_factory=dict)
     tls: bool = False
+    acl: str = ""
+    """An ACL file's lines (``pattern write nestref/+/%u/#``...); empty: none."""
+    extra: tuple[str, ...] = ()
+    """More lines of the config (``message_size_limit 262144``...)."""
     process: subprocess.Popen[bytes] | None = None
     cert: Path | None = None
     log: list[str] = field(default_factory=list)
@@ -55,6 +59,11 @@ class Broker:
             lines += ["allow_anonymous false", f"password_file {passwords}"]
         else:
             lines.append("allow_anonymous true")
+        if self.acl:
+            acl = self.folder / "acl"
+            acl.write_text(self.acl)
+            lines.append(f"acl_file {acl}")
+        lines += self.extra
         if self.tls:
             self.cert, key = self_signed_certificate(self.folder)
             lines += [f"certfile {self.cert}", f"keyfile {key}"]

@@ -3,6 +3,7 @@ their bytes (``to_bytes`` and ``read_message``), so the schema is checked on the
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 from firmware_host.games import load_game
@@ -15,14 +16,29 @@ CODE = "K7P2QX"
 OFFERER, JOINER = "offerer0001", "joiner00001"
 
 
+GAME_ID = "0123456789abcdef"
+OFFER_NONCE, JOIN_NONCE = "a" * 32, "b" * 32
+
+
 def pair(*, offerer_side: Side = Side.RED, first_starter: Side = Side.RED, lineup: str = "standard") -> Pairing:
     """Pair two nests through the offer and join messages, as bytes."""
-    offering = Offering(GAME, code=CODE, nest=OFFERER, side=offerer_side, lineup=lineup, first_starter=first_starter)
-    joining = Joining(GAME, code=CODE, nest=JOINER)
+    offering = Offering(
+        GAME,
+        code=CODE,
+        nest=OFFERER,
+        side=offerer_side,
+        lineup=lineup,
+        first_starter=first_starter,
+        game_id=GAME_ID,
+        nonce=OFFER_NONCE,
+    )
+    joining = Joining(GAME, code=CODE, nest=JOINER, nonce=JOIN_NONCE)
     offer = read_message(offering.offer.to_bytes(), GAME)
-    join = read_message(joining.join.to_bytes(), GAME)
-    assert offer == offering.offer and join == joining.join
+    assert offer == offering.offer
     from_joiner = joining.received(offer)
+    assert joining.join is not None
+    join = read_message(joining.join.to_bytes(), GAME)
+    assert join == joining.join
     from_offerer = offering.received(join)
     assert from_joiner == from_offerer and from_offerer is not None
     return from_offerer
@@ -107,3 +123,99 @@ class Network:
             for nest in (OFFERER, JOINER):
                 self.apply(nest, self.sessions[nest].tick(self.now))
             self.deliver_all()
+
+
+def line_with_a_pass(seed: int = 780) -> list[str]:
+    """A whole game of random moves (seed 780: the 113th ply is a pass forced on blue),
+    as the referee records it: every pass in it."""
+    import random
+
+    rng = random.Random(seed)
+    position = GAME.start("standard", Side.RED)
+    line: list[str] = []
+    while not position.is_over():
+        move = rng.choice(list(position.legal_moves()))
+        position.push(move)
+        line.append(move.to_text())
+    return line
+
+
+class DroppingProxy:
+    """A TCP proxy between MQTT clients and a real broker that, while :attr:`dropping`,
+    drops every PUBLISH a client sends and forwards everything else (its pings, the
+    broker's answers): the fault of a network that loses messages while the connection
+    itself looks alive. It reads the MQTT fixed header only to find where each packet
+    ends."""
+
+    def __init__(self, broker_port: int) -> None:
+        import socket
+        import threading
+
+        self.broker_port = broker_port
+        self.dropping = False
+        self.dropped = 0
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self._server.getsockname()[1]
+        self._sockets: list[socket.socket] = [self._server]
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return  # closed
+            upstream = socket.create_connection(("127.0.0.1", self.broker_port))
+            self._sockets += [client, upstream]
+            for source, target, filtered in ((client, upstream, True), (upstream, client, False)):
+                thread = threading.Thread(target=self._pump, args=(source, target, filtered), daemon=True)
+                self._threads.append(thread)
+                thread.start()
+
+    def _pump(self, source: object, target: object, filtered: bool) -> None:
+        import socket
+
+        assert isinstance(source, socket.socket) and isinstance(target, socket.socket)
+        buffer = b""
+        try:
+            while chunk := source.recv(65536):
+                if not filtered:
+                    target.sendall(chunk)
+                    continue
+                buffer += chunk
+                while (packet := _whole_packet(buffer)) is not None:
+                    buffer = buffer[len(packet) :]
+                    if self.dropping and packet[0] >> 4 == 3:  # PUBLISH
+                        self.dropped += 1
+                        continue
+                    target.sendall(packet)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        for end in self._sockets:
+            end.close()
+
+
+def _whole_packet(buffer: bytes) -> bytes | None:
+    """The first MQTT packet of ``buffer`` if it is all there (fixed header, remaining length, body)."""
+    length, multiplier = 0, 1
+    for index in range(1, min(len(buffer), 5)):
+        length += (buffer[index] & 0x7F) * multiplier
+        if not buffer[index] & 0x80:
+            end = index + 1 + length
+            return buffer[:end] if len(buffer) >= end else None
+        multiplier *= 128
+    return None

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.daemon.presenter import View
-from firmware_host.daemon.remote_play import RemotePlay, RemoteStage
+from firmware_host.daemon.remote_play import RemotePlay
+from firmware_host.daemon.remote_shown import RemoteStage
 from firmware_host.games.cuckoo.rules import Move, Position, Side
 from tests.hand_model import Hand
 from tests.test_daemon import Rig
@@ -56,11 +57,10 @@ class RemoteRig(Rig):
 
     def answer_question(self, move: Move) -> None:
         """A capture pushed off too fast for the scan: point at the move, confirm."""
-        presenter = self.daemon.presenter
         for _ in range(3):
-            if not presenter.question or move not in presenter.question:
+            if move not in self.daemon.snapshot().question:
                 return
-            while presenter.answer != move:
+            while self.daemon.snapshot().answer != move:
                 self.press("switch")
             self.press("confirm")
             self.run_for(1.0)
@@ -95,7 +95,7 @@ def paired_rigs(tmp_path: Path, broker_url: str) -> tuple[RemoteRig, RemoteRig]:
     blue.start(start)
     red.press("confirm")  # between games, no pairing: confirm offers a game
     assert red.remote.stage is RemoteStage.OFFERING
-    code = red.daemon.presenter.screen().headline
+    code = red.daemon.snapshot().screen.headline
     blue.daemon.remote_action("remote_join", {"code": code})
     rigs = [red, blue]
     until(rigs, lambda: red.remote.stage is blue.remote.stage is RemoteStage.PLAYING, "the pairing")
@@ -107,9 +107,9 @@ def play_move(mover: RemoteRig, copier: RemoteRig, move: Move) -> None:
     """``move`` made on ``mover``, shown on ``copier``, copied there, acknowledged."""
     rigs = [mover, copier]
     mover.make(move)
-    until(rigs, lambda: copier.daemon.presenter.computer_move == move, f"{move} shown on the other nest")
-    assert " ".join(mover.daemon.presenter.screen().lines).startswith("waiting for the copy")
-    assert copier.daemon.presenter.screen().lines[0] == "their move"
+    until(rigs, lambda: copier.daemon.snapshot().game.computer_move == move, f"{move} shown on the other nest")
+    assert " ".join(mover.daemon.snapshot().screen.lines).startswith("waiting for the copy")
+    assert copier.daemon.snapshot().screen.lines[0] == "their move"
     assert move.target in copier.daemon.snapshot().cell_lights
     copier.make(move)
     until(rigs, lambda: not mover.remote.shown().is_waiting_for_copy, f"the copy of {move} acknowledged")

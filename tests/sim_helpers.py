@@ -19,7 +19,7 @@ from sim.app import build_simulation
 from sim.mock_devices import MockNest
 from sim.simulator import Simulator
 
-WAIT_S = 10.0
+WAIT_S = 30.0  # a wait ends as soon as its condition holds; this long only on a machine under load
 
 
 @dataclasses.dataclass
@@ -105,8 +105,11 @@ class PageClient:
         await self._reader
 
 
-async def connect(aiohttp_client: Any, server: WebServer, **headers: str) -> PageClient:
-    client = await aiohttp_client(server.app)
+async def connect(aiohttp_client: Any, server: WebServer, *, source: str | None = None, **headers: str) -> PageClient:
+    """A page on ``server``'s ``/ws``; from the loopback address ``source`` if given
+    (every 127.x.y.z is this machine's: pages of different sources, really)."""
+    options = {"connector": aiohttp.TCPConnector(local_addr=(source, 0))} if source is not None else {}
+    client = await aiohttp_client(server.app, **options)
     page = PageClient(await client.ws_connect("/ws", headers=headers))
     await page.until(lambda: "game" in page.latest and "table" in page.latest)
     return page

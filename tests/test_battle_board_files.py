@@ -8,12 +8,15 @@ import re
 
 import pytest
 
+from firmware_host.daemon.config import load_config
 from firmware_host.errors import BoardFileError
 from firmware_host.games import load_game
+from firmware_host.games.assets import GameAssets
 from firmware_host.games.base import Side, perft
 from firmware_host.games.battle import load
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.position import Position
+from tests.test_battle_perft import ref_perft, ref_read
 from tests.test_battle_rules import CLASSIC_TEXT, moves
 
 SMALL = """
@@ -77,6 +80,34 @@ def test_the_shipped_file_is_the_default_field(tmp_path):
     assert copy.lineup("demo") == default.lineup("demo")
     assert perft(Position.from_lineup(copy, "demo", Side.RED), 3) == 8680
     assert len(default.cells) == 92 and default.army.size == 36 and default.two_square_turns == 3
+
+
+def test_the_classic_army_of_40_ships_as_a_second_board_file():
+    assert load_game("battle", "classic-40").board.name == "classic-40"
+    game = load("classic-40")
+    field, classic = game.field, Field.default()
+    assert field.name == "classic-40" and GameAssets.of("battle").board_names() == ("classic", "classic-40")
+    assert field.army.size == 40 and field.army.by_name("bomb").count == 6 and field.army.flag.count == 1
+    others = [rank for rank in field.army if rank.name != "bomb"]
+    assert others == [rank for rank in classic.army if rank.name != "bomb"]  # only the Bombs differ
+    assert field.cells == classic.cells and field.two_square_turns == 3
+    for side in Side:  # the army fills its four rows: no square stays empty
+        assert len(field.setup_cells(side)) == 40 == len(field.lineup("demo").setups[side].cells)
+    start = game.start("demo", Side.RED)
+    state = ref_read(start.to_text())
+    assert tuple(perft(start, depth) for depth in (1, 2, 3)) == tuple(ref_perft(state, d) for d in (1, 2, 3))
+    assert perft(start, 2) == 94  # fewer first moves than the 36's: no gap to step into
+
+
+def test_the_classic_army_of_40_is_chosen_by_its_name_in_the_config_or_the_command_line(tmp_path):
+    assert load_config(None, game="battle", board="classic-40").game.board.name == "classic-40"
+    config = tmp_path / "nestref.toml"
+    config.write_text('[game]\nname = "battle"\nboard = "classic-40"\n', encoding="utf-8")
+    for given, size in ((load_config(config), 40), (load_config(None, game="battle"), 36)):  # 36: the seed's
+        setups = given.game.setups
+        assert setups is not None and setups.setup_size(Side.RED) == size
+    with pytest.raises(BoardFileError, match="classic-41: cannot read the board file"):
+        load("classic-41")
 
 
 def test_a_small_field_plays_by_the_same_rules_without_code(tmp_path):

@@ -44,7 +44,7 @@ class BattleSimulator(Simulator):
     def _read(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
-            if found := re.match(r"(Red|Blue)'s own screen: \S+ \(PIN (\d{4}), ", line):
+            if found := re.match(r"(Red|Blue)'s own screen: \S+ \(PIN (\d{6}), ", line):
                 self.side_pins[found.group(1).lower()] = found.group(2)
             self._lines.put(line)
         self._lines.put(None)

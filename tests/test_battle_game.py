@@ -135,7 +135,7 @@ def test_the_cautious_computer_takes_a_strike_it_is_sure_of_and_shuns_a_known_bo
     stuck = position({"b1": "B", "h9": "r"})
     with pytest.raises(ValueError, match="red has no legal move"):
         computer.choose(stuck, 1, clock=lambda: 0.0, should_stop=lambda: False)
-    assert [(level.number, level.name) for level in GAME.computer_levels] == [(1, "random"), (2, "cautious")]
+    assert [level.name for level in GAME.computer_levels][:2] == ["random", "cautious"]  # and the searching levels
 
 
 def test_a_field_from_a_board_file_is_the_game_on_that_field(tmp_path):

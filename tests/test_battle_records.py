@@ -33,6 +33,22 @@ def played_nest(seed: int, plies: int) -> tuple[BattleNest, list[str]]:
     return nest, play(nest, rng, plies)
 
 
+def recorded_positions(nest: BattleNest) -> list[str]:
+    """The record's position after the game started and each move made since (the
+    referee hands them to its recorder call by call, :meth:`Referee.recorded_positions`;
+    the nest keeps only the signals): the game on the referee, replayed from its start."""
+    assert nest.referee.position is not None
+    position = nest.referee.position.copy()
+    moves = list(position.move_stack)
+    while position.move_stack:
+        position.pop()
+    texts = [position.to_text()]
+    for move in moves:
+        position.push(move)
+        texts.append(position.to_text())
+    return texts
+
+
 def tag(text: str, name: str) -> str | None:
     match = re.search(rf'^\[{name} "([^"]*)"\]$', text, re.MULTILINE)
     return match.group(1) if match else None
@@ -42,7 +58,7 @@ def tag(text: str, name: str) -> str | None:
 def test_an_unfinished_game_is_exported_sealed_and_a_finished_one_with_its_set_ups(tmp_path, seed):
     nest, moves = played_nest(seed, 30)
     with GameStore(tmp_path / "games.sqlite", game=GAME, clock=lambda: 1_800_000_000.0) as store:
-        store.record(nest.signals, referee_ms=nest.time)
+        store.record(nest.signals, positions=recorded_positions(nest), referee_ms=nest.time)
         (summary,) = store.games()
         assert store.moves(summary.id) == moves
         start = store.game_record(summary.id).start_position
@@ -61,7 +77,7 @@ def test_an_unfinished_game_is_exported_sealed_and_a_finished_one_with_its_set_u
 
         before = len(nest.signals)
         nest.signals += nest.referee.resign(Side.BLUE, nest.time + 100)
-        store.record(nest.signals[before:], referee_ms=nest.time + 100)
+        store.record(nest.signals[before:], positions=(), referee_ms=nest.time + 100)
         record = store.game_record(summary.id)
         finished = write_records([record], game=GAME)
     assert tag(finished, "Sealed") is None and tag(finished, "Lineup") == OWN_SETUPS
@@ -77,7 +93,7 @@ def test_a_battle_set_is_resumed_from_the_store_with_every_rank(tmp_path):
     nest, moves = played_nest(7, 12)
     path = tmp_path / "games.sqlite"
     with GameStore(path, game=GAME, clock=lambda: 1_800_000_000.0) as store:
-        store.record(nest.signals, referee_ms=nest.time)
+        store.record(nest.signals, positions=recorded_positions(nest), referee_ms=nest.time)
     position = nest.referee.position
     assert position is not None
     with GameStore(path, game=GAME, clock=lambda: 1_800_000_100.0) as store:

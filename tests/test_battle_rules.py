@@ -294,6 +294,20 @@ def test_the_two_square_rule_counts_the_fields_turns():
     assert after.run(Side.RED) == Run("e2", "e3", 3) and "e3-e2" in moves(after)
 
 
+def test_tournament_play_allows_five_moves_between_two_squares_and_refuses_the_sixth():
+    # The ISF's game rules, 10.1: "not allowed to move a piece more than 5 times non-stop
+    # between the same two squares": two_square_turns = 6 in a board file.
+    tournament = field_with("two_square_turns = 3", "two_square_turns = 6")
+    after = position({"e2": "R", "e9": "r"}, field=tournament)
+    for number in range(1, 6):
+        move = "e2-e3" if number % 2 else "e3-e2"
+        assert move in moves(after), number  # the first five are allowed
+        play(after, move, "e9-e8" if number % 2 else "e8-e9")
+    assert after.run(Side.RED) == Run("e2", "e3", 5)
+    assert refused(after, "e3-e2") is Rule.TWO_SQUARES  # the sixth is refused
+    assert {"e3-e4", "e3-d3", "e3-f3"} <= moves(after, "e3")  # elsewhere it may go
+
+
 def test_a_strike_ends_the_run_of_the_striker_and_of_the_piece_it_removes():
     start = position({"e2": "R", "f3": "j", "a9": "s"})
     after = play(start, "e2-e3", "a9-a8")

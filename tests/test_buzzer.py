@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from firmware_host.daemon.tunes import TUNES, Cue, cue_for, frequency, tune, tunes_as_json
 from firmware_host.games import load_game
-from firmware_host.games.base import Side
+from firmware_host.games.base import PublicText, PublicView, Side
 from firmware_host.referee.signals import ComputerMove, GameOver, MoveAccepted, MoveRefused, TakenBack, TurnStarted
 from hardware.buzzer import HIGHEST_HZ, LOWEST_HZ, BeepSounder, Sounder, TonalSounder
 
@@ -172,7 +172,7 @@ def test_the_referees_signals_choose_their_cues():
     assert cue_for(TurnStarted(Side.RED, 4, (move,), by_computer=True)) is None  # the computer needs no reminder
     assert cue_for(TurnStarted(Side.RED, 4, ())) is None
     assert cue_for(ComputerMove(move, Side.BLUE, 3)) is Cue.OPPONENT_MOVED
-    accepted = MoveAccepted(move, Side.RED, 1, "")
+    accepted = MoveAccepted(move, Side.RED, 1, PublicView(Side.BLUE, {}, PublicText("")))
     assert cue_for(accepted) is None  # off by default
     assert cue_for(accepted, move_accepted=True) is Cue.MOVE_ACCEPTED
     assert cue_for(TakenBack(move, 1)) is None

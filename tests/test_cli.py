@@ -150,7 +150,9 @@ def test_a_bad_command_line_exits_with_code_2(capsys, argv):
         (["sim", "--host", ""], "argument --host: '' is not an address"),
         (["run", "--web", "256.1.1.1:80"], "argument --web: '256.1.1.1' is not an address"),
         (["run", "--web", "[::1]:x"], "argument --web: expected a port number, got 'x'"),
-        (["calibrate", "--board", "docs/examples/hexhex-3.toml"], "nestref: calibrate: --board is not taken here"),
+        (["calibrate", "--board", "docs/examples/hexhex-3.toml"], "unrecognized arguments: --board"),
+        (["calibrate", "--game", "battle"], "unrecognized arguments: --game battle"),
+        (["--game", "battle", "calibrate"], "nestref: calibrate: --game is not taken here"),
     ],
 )
 def test_options_that_cannot_be_honoured_are_refused_clearly(capsys, argv, message):

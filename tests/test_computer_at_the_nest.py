@@ -15,7 +15,9 @@ import pytest
 
 from firmware_host.daemon.buttons import PLAYER_CYCLE
 from firmware_host.daemon.config import load_config
-from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.lights import cells
+from firmware_host.daemon.presenter import Scene, View
+from firmware_host.daemon.screens import screen
 from firmware_host.errors import ConfigError
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import PASS, Move, Nest, Position, Side
@@ -38,11 +40,13 @@ def wait_for_the_computer(rig: Rig) -> Move:
     """Let the daemon turn until the computer's move is shown (the engine runs in a
     thread of its own, in real time)."""
     deadline = time.monotonic() + COMPUTER_WAIT_S
-    while rig.daemon.presenter.computer_move is None:
+    while rig.daemon.snapshot().game.computer_move is None:
         assert time.monotonic() < deadline, "the computer never chose a move"
         rig.run_for(0.02)
         time.sleep(0.001)  # let the engine's thread have the interpreter
-    return Move.from_text(rig.daemon.presenter.computer_move.to_text())
+    shown = rig.daemon.snapshot().game.computer_move
+    assert shown is not None
+    return Move.from_text(shown.to_text())
 
 
 def make(rig: Rig, move: Move) -> None:
@@ -70,34 +74,33 @@ def test_the_config_chooses_the_computers_side_and_level(tmp_path):
 
 def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
     rig = computer_rig(tmp_path)
-    presenter = rig.daemon.presenter
     make(rig, Move.from_text("c3-c4"))
     assert rig.moves() == ["c3-c4"]
-    assert presenter.thinking or presenter.computer_move is not None
+    assert rig.daemon.snapshot().game.thinking or rig.daemon.snapshot().game.computer_move is not None
     move = wait_for_the_computer(rig)
-    assert move in Position.from_nfn(presenter.position).legal_moves()
+    assert move in Position.from_nfn(rig.daemon.snapshot().game.position).legal_moves()
     rig.run_for(0.1)
     # The OLED shows the move in big letters; its cells are lit: the piece blinking,
     # where it goes steady; the LED matrix too.
-    screen = presenter.screen()
-    assert (screen.headline, screen.lines[0]) == (str(move), "computer's move")
-    assert presenter.cells() == {move.origin: Blink.SLOW, move.target: Blink.ON}
+    shown = rig.daemon.snapshot().screen
+    assert (shown.headline, shown.lines[0]) == (str(move), "computer's move")
+    assert rig.daemon.snapshot().cells == {move.origin: Blink.SLOW, move.target: Blink.ON}
     led_matrix = rig.devices.cell_lights
     assert isinstance(led_matrix, CellLights)  # the MAX7219's (not a WS2812 chain)
     x, y = rig.config.cell_lights.map[str(move.target)]
     assert led_matrix.device.image.getpixel((x, y)) == 255
     # Another blue move: flagged like an illegal move, and put back.
-    board = Position.from_nfn(presenter.position)
+    board = Position.from_nfn(rig.daemon.snapshot().game.position)
     wrong = next(m for m in board.legal_moves() if m != move and not m.is_capture)
     make(rig, wrong)
-    assert presenter.screen().headline == "ILLEGAL"
-    assert presenter.screen().lines[0] == f"{wrong}: play {move}"  # the computer's move, not that one
-    assert presenter.lights()["error"] is Blink.FAST
+    assert rig.daemon.snapshot().screen.headline == "ILLEGAL"
+    assert rig.daemon.snapshot().screen.lines[0] == f"{wrong}: play {move}"  # the computer's move, not that one
+    assert rig.daemon.snapshot().lights["error"] is Blink.FAST
     make(rig, Move(wrong.target, wrong.origin))  # put back
-    assert presenter.screen().headline == str(move)  # shown again
+    assert rig.daemon.snapshot().screen.headline == str(move)  # shown again
     make(rig, move)
     assert rig.moves() == ["c3-c4", str(move)]
-    assert presenter.screen().headline == "RED"
+    assert rig.daemon.snapshot().screen.headline == "RED"
     rig.close()
 
 
@@ -106,7 +109,6 @@ def test_a_whole_game_against_the_computer(tmp_path):
     end of the game; every move made by hand, the computer's as it showed them."""
     rng = random.Random(6)
     rig = computer_rig(tmp_path, "blue", level=2)
-    presenter = rig.daemon.presenter
     board = Position.from_lineup()
     while rig.daemon.view is not View.OVER:
         assert len(board.move_stack) < 200
@@ -115,11 +117,11 @@ def test_a_whole_game_against_the_computer(tmp_path):
         make(rig, move)
         if board.legal_moves() == [PASS]:  # the referee passes for a side that cannot move
             board.push(PASS)
-        assert rig.moves() == [str(made) for made in board.move_stack], presenter.screen()
+        assert rig.moves() == [str(made) for made in board.move_stack], rig.daemon.snapshot().screen
     outcome = board.outcome()
     assert outcome is not None
     expected = "DRAW" if outcome.winner is None else f"{outcome.winner.label.upper()} WINS"
-    assert presenter.screen().headline == expected
+    assert rig.daemon.snapshot().screen.headline == expected
     rig.close()
 
 
@@ -130,10 +132,10 @@ def test_taking_back_against_the_computer_takes_back_its_reply_and_the_players_m
     make(rig, move)
     rig.press("take_back")
     assert rig.moves() == []
-    assert rig.daemon.presenter.screen().headline == "UNDO"
+    assert rig.daemon.snapshot().screen.headline == "UNDO"
     make(rig, Move(move.target, move.origin))
     make(rig, Move.from_text("c4-c3"))
-    assert rig.daemon.presenter.screen().headline == "RED"
+    assert rig.daemon.snapshot().screen.headline == "RED"
     rig.close()
 
 
@@ -144,12 +146,12 @@ def test_the_confirm_button_chooses_the_players_between_games(tmp_path):
     seen = []
     for _ in PLAYER_CYCLE:
         rig.press("confirm")
-        seen.append(rig.daemon.presenter.computers)
+        seen.append(rig.daemon.snapshot().game.computers)
         assert rig.daemon.service is not None
-        assert rig.daemon.service.referee.computers == rig.daemon.presenter.computers
+        assert rig.daemon.service.referee.computers == rig.daemon.snapshot().game.computers
     assert seen == [*PLAYER_CYCLE[1:], PLAYER_CYCLE[0]]
     rig.press("confirm")
-    assert "computer: blue L3" in rig.daemon.presenter.screen().lines
+    assert "computer: blue L3" in rig.daemon.snapshot().screen.lines
     rig.show(Position.from_lineup())
     rig.run_for(1)
     assert rig.daemon.view is View.PLAYING
@@ -167,8 +169,8 @@ def test_a_take_back_while_the_computer_thinks_drops_its_choice(tmp_path):
     while time.monotonic() < deadline:
         rig.run_for(0.05)
         time.sleep(0.005)
-    assert rig.daemon.presenter.computer_move is None
-    assert rig.daemon.presenter.screen().headline == "RED"
+    assert rig.daemon.snapshot().game.computer_move is None
+    assert rig.daemon.snapshot().screen.headline == "RED"
     assert rig.moves() == []
     rig.close()
 
@@ -218,19 +220,18 @@ def test_the_computers_process_dying_is_reported_and_the_next_search_starts_anot
         make(rig, Move.from_text("c3-c4"))
         move = wait_for_the_computer(rig)  # chosen by a new process
         assert rig.daemon.computer.pid not in (None, pid)
-        assert move in Position.from_nfn(rig.daemon.presenter.position).legal_moves()
+        assert move in Position.from_nfn(rig.daemon.snapshot().game.position).legal_moves()
         rig.close()
     finally:
         logging.getLogger("firmware_host.daemon.computer").removeHandler(watch)
 
 
-def test_the_presenter_says_the_computer_is_thinking():
-    presenter = Presenter(CuckooGame(Nest.default()))
-    presenter.apply(TurnStarted(Side.BLUE, 1, (), by_computer=True))
-    screen = presenter.screen()
-    assert (screen.headline, screen.lines[0]) == ("THINKING", "computer is blue")
-    assert presenter.cells() == {}
+def test_the_screens_say_the_computer_is_thinking():
+    scene = Scene(CuckooGame(Nest.default())).following(TurnStarted(Side.BLUE, 1, (), by_computer=True))
+    shown = screen(scene)
+    assert (shown.headline, shown.lines[0]) == ("THINKING", "computer is blue")
+    assert cells(scene) == {}
     capture = Move.from_text("d6xd5")
-    presenter.apply(ComputerMove(capture, Side.BLUE, 1))
-    assert presenter.screen().headline == "d6xd5"
-    assert presenter.cells() == {"d6": Blink.SLOW, "d5": Blink.ON}  # the piece captured stands lit
+    scene = scene.following(ComputerMove(capture, Side.BLUE, 1))
+    assert screen(scene).headline == "d6xd5"
+    assert cells(scene) == {"d6": Blink.SLOW, "d5": Blink.ON}  # the piece captured stands lit

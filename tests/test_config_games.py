@@ -22,7 +22,7 @@ def write(tmp_path, text: str) -> str:
 def test_a_game_chosen_by_the_command_line_plays_on_its_own_board():
     config = load_config(None, game="battle")
     assert (config.game.name, config.game.board.name, config.lineup) == ("battle", "classic", "demo")
-    assert config.computer_level == 2  # the default level 3 is more than the battle game's computer has
+    assert config.computer_level == 3  # the default level, which the battle game's computer has
     assert config.sensors.size == (10, 10)  # its 92 squares and 3 buttons
     assert set(config.matrix) == {*config.game.board.cells, "confirm", "take_back", "switch"}
     assert config.cell_lights.driver == "none" and set(config.status_lights) == {"red_turn", "blue_turn", "error"}
@@ -47,8 +47,8 @@ def test_the_command_line_game_drops_the_files_board_and_lineup_of_another_game(
 
 
 def test_a_level_the_file_names_is_checked_against_the_games_levels(tmp_path):
-    with pytest.raises(ConfigError, match=r"players.level: 3 is out of range \(from 1 to 2\)"):
-        load_config(write(tmp_path, "[players]\nlevel = 3\n"), game="battle")
+    with pytest.raises(ConfigError, match=r"players.level: 6 is out of range \(from 1 to 5\)"):
+        load_config(write(tmp_path, "[players]\nlevel = 6\n"), game="battle")
 
 
 def test_the_file_overrides_the_games_own_defaults(tmp_path):

@@ -25,6 +25,7 @@ from firmware_host.daemon.config import Config, load_config
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.tunes import Cue
 from firmware_host.errors import HardwareError
+from firmware_host.games.base import public_view
 from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.recorder.store import GameStore
 from firmware_host.referee.signals import GameStarted, MoveAccepted, Signal
@@ -114,12 +115,11 @@ def play_c3_c4(rig: Rig) -> None:
 def answer_questions(rig: Rig, played: list[Move]) -> None:
     """What a player does when the OLED asks which move was made: point at the move
     made with "switch", then press "confirm"."""
-    presenter = rig.daemon.presenter
-    while presenter.question and len(rig.moves()) < len(played):
+    while rig.daemon.snapshot().question and len(rig.moves()) < len(played):
         made = played[len(rig.moves())]
-        if made not in presenter.question:
+        if made not in rig.daemon.snapshot().question:
             return
-        while presenter.answer != made:
+        while rig.daemon.snapshot().answer != made:
             rig.press("switch")
         rig.press("confirm")
 
@@ -159,12 +159,12 @@ def test_a_whole_game_through_the_daemon(tmp_path, seed):
     assert rig.daemon.view is View.OVER
     outcome = board.outcome()
     assert outcome is not None and outcome.winner is not None
-    screen = rig.daemon.presenter.screen()
+    screen = rig.daemon.snapshot().screen
     assert screen.headline == f"{outcome.winner.label.upper()} WINS"
     assert rig.devices.display is not None
     image: Image.Image = rig.devices.display.device.image
     assert image.getbbox() is not None  # something is drawn on the OLED
-    lights = rig.daemon.presenter.lights()
+    lights = rig.daemon.snapshot().lights
     assert lights[f"{outcome.winner.label}_turn"] is Blink.SLOW
     rig.close()
 
@@ -181,9 +181,9 @@ def test_the_daemon_shows_whose_turn_an_illegal_move_and_the_fix(tmp_path):
     rig.run_for(0.3)
     rig.change("c5", True)  # an egg two cells on: illegal
     rig.run_for(0.5)
-    assert rig.daemon.presenter.screen().headline == "ILLEGAL"
-    assert rig.daemon.presenter.lights()["error"] is Blink.FAST
-    cells = rig.daemon.presenter.cells()
+    assert rig.daemon.snapshot().screen.headline == "ILLEGAL"
+    assert rig.daemon.snapshot().lights["error"] is Blink.FAST
+    cells = rig.daemon.snapshot().cells
     assert (cells["c5"], cells["c3"]) == (Blink.FAST, Blink.ON)
     led_matrix = rig.devices.cell_lights
     assert isinstance(led_matrix, CellLights)  # the MAX7219's (not a WS2812 chain)
@@ -193,7 +193,7 @@ def test_the_daemon_shows_whose_turn_an_illegal_move_and_the_fix(tmp_path):
     rig.run_for(0.3)
     rig.change("c3", True)
     rig.run_for(0.5)
-    assert rig.daemon.presenter.screen().headline == "RED"
+    assert rig.daemon.snapshot().screen.headline == "RED"
     play_c3_c4(rig)
     assert rig.moves() == ["c3-c4"]
     assert factory.pin(pins["blue_turn"]).state is True
@@ -208,12 +208,12 @@ def test_buttons_take_back_and_start_a_new_game(tmp_path):
     assert rig.moves() == ["c3-c4"]
     rig.press("take_back")
     assert rig.moves() == []
-    assert rig.daemon.presenter.screen().headline == "UNDO"
+    assert rig.daemon.snapshot().screen.headline == "UNDO"
     rig.change("c4", False)
     rig.run_for(0.3)
     rig.change("c3", True)
     rig.run_for(0.5)
-    assert rig.daemon.presenter.screen().headline == "RED"
+    assert rig.daemon.snapshot().screen.headline == "RED"
     rig.press("take_back", seconds=2.5)  # held: red resigns
     rig.run_for(1)  # the nest still shows the lineup: game 2 starts, blue first
     with sqlite3.connect(rig.config.database) as db:
@@ -221,20 +221,22 @@ def test_buttons_take_back_and_start_a_new_game(tmp_path):
             (1, "blue", None),
             (2, None, None),
         ]
-    assert rig.daemon.presenter.number == 2
-    assert rig.daemon.presenter.side is Side.BLUE
+    assert rig.daemon.snapshot().game.number == 2
+    assert rig.daemon.snapshot().game.to_move is Side.BLUE
     rig.close()
 
 
 def test_a_question_is_answered_with_the_buttons(tmp_path):
     position = setup("Ca1 We5 ed6 ee6 ee9 ca9")  # the warbler may take d6 or e6
     path = write_config(tmp_path)
-    with GameStore(load_config(path).database, game=load_config(path).game, clock=lambda: 0.0) as store:
-        store.record([GameStarted(1, "standard", Side.RED, position.to_nfn(), new_set=True)], referee_ms=0)
+    config = load_config(path)
+    with GameStore(config.database, game=config.game, clock=lambda: 0.0) as store:
+        started = GameStarted(1, "standard", Side.RED, public_view(config.game, position), new_set=True)
+        store.record([started], positions=[position.to_nfn()], referee_ms=0)
     rig = Rig(tmp_path)
     rig.show(position)
     rig.start()
-    assert rig.daemon.presenter.side is Side.RED  # the game was resumed from the record
+    assert rig.daemon.snapshot().game.to_move is Side.RED  # the game was resumed from the record
     rig.change("e5", False)
     rig.run_for(0.3)
     for cell in ("d6", "e6"):  # both flicker: the sensors cannot tell which was taken
@@ -243,9 +245,9 @@ def test_a_question_is_answered_with_the_buttons(tmp_path):
         rig.change(cell, True)
         rig.run_for(0.005)
     rig.run_for(0.5)
-    _, second = rig.daemon.presenter.question
+    _, second = rig.daemon.snapshot().question
     rig.press("switch")  # point at the second answer
-    assert rig.daemon.presenter.answer == second
+    assert rig.daemon.snapshot().answer == second
     rig.press("confirm")
     assert rig.moves() == [str(second)]
     rig.close()
@@ -393,13 +395,13 @@ def test_the_daemon_on_the_serial_scanner_survives_a_pulled_cable(tmp_path):
         pico.matrix.set_closed(config.matrix[cell] for cell in (lineup - {"c3"}) | {"c4"})
         wait_until(rig, lambda: rig.moves() == ["c3-c4"])
         pico.unplug()
-        wait_until(rig, lambda: not rig.daemon.presenter.sensors_connected)
-        assert rig.daemon.presenter.screen().footer == "sensors not connected"
-        assert rig.daemon.presenter.lights()["error"] is Blink.FAST
+        wait_until(rig, lambda: rig.daemon.snapshot().screen.footer == "sensors not connected")
+        assert rig.daemon.snapshot().screen.footer == "sensors not connected"
+        assert rig.daemon.snapshot().lights["error"] is Blink.FAST
         pico.matrix.set_closed(config.matrix[cell] for cell in (lineup - {"c3", "c7"}) | {"c4", "c6"})
         pico.plug()  # plugged back, blue has moved c7-c6 meanwhile
         pico.boot()
-        wait_until(rig, lambda: rig.daemon.presenter.sensors_connected)
+        wait_until(rig, lambda: rig.daemon.snapshot().screen.footer != "sensors not connected")
         wait_until(rig, lambda: rig.moves() == ["c3-c4", "c7-c6"])
     finally:
         pico.unplug()
@@ -463,16 +465,17 @@ def test_moves_made_while_the_record_cannot_be_written_are_kept_and_shown(tmp_pa
     other.execute("BEGIN IMMEDIATE")  # another program holds the file for writing
     play_c3_c4(rig)
     rig.run_for(1.5)
-    presenter = rig.daemon.presenter
-    assert presenter.screen().footer == "cannot save games: locked"  # another program holds it
-    assert presenter.lights()["error"] is Blink.FAST
-    assert presenter.last_move is None  # not shown before it is on disk
+    shown = rig.daemon.snapshot()
+    assert shown.screen.footer == "cannot save games: locked"  # another program holds it
+    assert shown.lights["error"] is Blink.FAST and not shown.game.saved
+    assert shown.screen.headline == "RED" and shown.game.moves == ()  # not shown before it is on disk
     other.execute("ROLLBACK")
     other.close()
     rig.run_for(1.5)
     assert rig.moves() == ["c3-c4"]
-    assert str(presenter.last_move) == "c3-c4"
-    assert presenter.storage_ok and presenter.lights()["error"] is Blink.OFF
+    shown = rig.daemon.snapshot()
+    assert "last: c3-c4" in shown.screen.lines
+    assert shown.game.saved and shown.lights["error"] is Blink.OFF
     rig.close()
 
 
@@ -540,9 +543,9 @@ def test_pieces_on_an_empty_nest_at_start_are_reported_on_the_oled(tmp_path):
     rig = Rig(tmp_path)
     rig.switches.set_all({rig.cells["d4"], rig.cells["f6"]})
     rig.start()
-    assert rig.daemon.presenter.screen().footer == "check d4 f6"
+    assert rig.daemon.snapshot().screen.footer == "check d4 f6"
     assert any("closed on an empty nest" in finding for finding in rig.daemon.findings)
-    assert rig.daemon.presenter.lights()["error"] is Blink.ON
+    assert rig.daemon.snapshot().lights["error"] is Blink.ON
 
 
 def test_the_nest_is_scanned_fast_in_play_and_slowly_when_left_alone(tmp_path):
@@ -605,14 +608,14 @@ def test_a_game_with_a_clock_shows_the_times_and_a_flag_fall_ends_it(tmp_path):
     rig = Rig(tmp_path, '[clock]\ncontrol = "1"\n')  # a minute each, sudden death
     rig.show(Position.from_lineup())
     rig.start()
-    assert rig.daemon.presenter.screen().footer == "red 1:00  blue 1:00"  # waiting for the first move
+    assert rig.daemon.snapshot().screen.footer == "red 1:00  blue 1:00"  # waiting for the first move
     play_c3_c4(rig)  # red's first move: blue's clock runs
     rig.run_for(10)
-    footer = rig.daemon.presenter.screen().footer
+    footer = rig.daemon.snapshot().screen.footer
     assert footer in ("red 1:00  blue 0:49", "red 1:00  blue 0:50"), footer  # ten seconds on blue's clock
     assert rig.daemon.snapshot().game.clock == ("1:00", footer.split()[-1])
     rig.run_for(51)
-    screen = rig.daemon.presenter.screen()
+    screen = rig.daemon.snapshot().screen
     assert "out of time" in " ".join(screen.lines), screen
     with sqlite3.connect(rig.config.database) as db:
         assert db.execute("SELECT result, how FROM games").fetchall() == [("red", "time")]
@@ -681,7 +684,7 @@ def test_lights_blink_in_time_and_deadlines_come_on_time_through_quiet_turns(tmp
     rig.run_for(0.3)
     rig.change("c5", True)  # illegal: the error light blinks fast, 4 Hz
     rig.run_for(0.5)
-    assert rig.daemon.presenter.lights()["error"] is Blink.FAST
+    assert rig.daemon.snapshot().lights["error"] is Blink.FAST
     error_pin = rig.devices.pin_factory.pin(rig.config.status_lights["error"])
     rig.run_for(40)  # long enough to scan at the idle rate
     period = rig.daemon.period()

@@ -1,4 +1,4 @@
-"""The OLED: the presenter's screens drawn through luma's dummy device and compared,
+"""The OLED: the screens drawn through luma's dummy device and compared,
 pixel for pixel, with the reference images in docs/screens (shown in the README).
 
 Set NESTREF_UPDATE_SCREENS=1 to write the references anew after a deliberate change.
@@ -6,15 +6,18 @@ Set NESTREF_UPDATE_SCREENS=1 to write the references anew after a deliberate cha
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from luma.core.device import dummy
 from PIL import Image
 
-from firmware_host.daemon.presenter import Presenter
+from firmware_host.daemon.presenter import Scene
+from firmware_host.daemon.screens import screen
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 from firmware_host.referee.referee import Settings
@@ -64,21 +67,19 @@ def scenes() -> dict[str, list[Signal]]:
     }
 
 
-# What the daemon sets on the presenter beside the signals: the clock's faces each
+# What the daemon's parts report beside the signals: the clock's faces each
 # second, a hint the engine chose.
-BESIDE_SIGNALS: dict[str, dict[str, object]] = {
+BESIDE_SIGNALS: dict[str, dict[str, Any]] = {
     "clock": {"clock": ("4:31", "0:09.3")},  # red to move, blue's time low: tenths
     "hint": {"hint": Move.from_text("c7-d6")},
 }
 
 
 def screen_of(signals: list[Signal], name: str = "") -> Screen:
-    presenter = Presenter(CuckooGame(Nest.default()))
+    scene = Scene(CuckooGame(Nest.default()))
     for signal in signals:
-        presenter.apply(signal)
-    for field, value in BESIDE_SIGNALS.get(name, {}).items():
-        setattr(presenter, field, value)
-    return presenter.screen()
+        scene = scene.following(signal)
+    return screen(dataclasses.replace(scene, **BESIDE_SIGNALS.get(name, {})))
 
 
 @pytest.mark.parametrize("name", list(scenes()))

@@ -122,6 +122,7 @@ def test_the_systemd_unit_starts_the_command_the_cli_has():
 
     args = build_parser().parse_args(argv[1:])
     assert (args.command, args.config, args.mock) == ("run", "/etc/nestref/config.toml", False)
+    assert args.web == ("0.0.0.0", 8080)  # the players' own screens: the battle game is set up on them
     assert "RestartPreventExitStatus=2" in unit
     assert "/etc/nestref/config.toml" in README and "nestref.service" in README
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -24,6 +25,8 @@ def test_analyse_prints_bestmove_first_then_the_figures(capsys):
     assert Move.from_text(lines[0].split()[1]) in Position.from_lineup("standard").legal_moves()
     assert [line.split()[0] for line in lines] == ["bestmove", "score", "depth", "nodes", "time", "pv"]
     assert lines[5].split()[1] == lines[0].split()[1]
+    # A score that is not a proved end says what it counts; a proved one needs no unit.
+    assert re.fullmatch(r"score [+-]\d+\.\d\d \(moves ahead in the cuckoos' race, for the side to move\)", lines[1])
 
 
 def test_analyse_a_given_position_finds_the_win(capsys):

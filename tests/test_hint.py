@@ -76,11 +76,13 @@ def double_press(rig: Rig, button: str = "switch") -> None:
 
 def wait_for_the_hint(rig: Rig) -> Move:
     deadline = time.monotonic() + COMPUTER_WAIT_S
-    while rig.daemon.presenter.hint is None:
+    while rig.daemon.snapshot().game.hint is None:
         assert time.monotonic() < deadline, "no hint came"
         rig.run_for(0.02)
         time.sleep(0.001)  # the engine's process answers through a thread of the daemon's
-    return Move.from_text(rig.daemon.presenter.hint.to_text())
+    shown = rig.daemon.snapshot().game.hint
+    assert shown is not None
+    return Move.from_text(shown.to_text())
 
 
 def test_switch_twice_in_a_persons_turn_lights_the_hint_and_marks_the_move_made(tmp_path):
@@ -91,7 +93,7 @@ def test_switch_twice_in_a_persons_turn_lights_the_hint_and_marks_the_move_made(
     rig.start()
     play_c3_c4(rig)  # red's first move, no hint
     double_press(rig)
-    assert rig.daemon.presenter.hint_wanted or rig.daemon.presenter.hint is not None
+    assert rig.daemon.snapshot().game.is_hint_wanted or rig.daemon.snapshot().game.hint is not None
     hint = wait_for_the_hint(rig)
     position = Position.from_lineup()
     position.push(Move.from_text("c3-c4"))
@@ -104,13 +106,13 @@ def test_switch_twice_in_a_persons_turn_lights_the_hint_and_marks_the_move_made(
         assert hint.target in lit
         seen |= lit
     assert seen == {hint.origin, hint.target}  # lit as the computer's move is
-    assert rig.daemon.presenter.cells() == {hint.origin: Blink.SLOW, hint.target: Blink.ON}
-    screen = rig.daemon.presenter.screen()
+    assert rig.daemon.snapshot().cells == {hint.origin: Blink.SLOW, hint.target: Blink.ON}
+    screen = rig.daemon.snapshot().screen
     assert screen.headline == str(hint) and screen.lines[0] == "hint for blue"
     make(rig, hint)
     accepted = [signal for signal in heard if isinstance(signal, MoveAccepted)]
     assert [(str(s.move), s.hinted) for s in accepted] == [("c3-c4", False), (str(hint), True)]
-    assert rig.daemon.presenter.hint is None and not rig.devices.cell_lights.lit()  # type: ignore[union-attr]
+    assert rig.daemon.snapshot().game.hint is None and not rig.devices.cell_lights.lit()  # type: ignore[union-attr]
     rig.close()
     with GameStore(rig.config.database, game=rig.config.game, clock=time.time) as store:
         (summary,) = store.games()
@@ -131,7 +133,7 @@ def test_no_hint_between_games_or_in_the_computers_turn(tmp_path):
     with pytest.raises(CommandError, match="it is the computer's turn"):
         rig.daemon.ask_hint()
     double_press(rig)  # the gesture means nothing in the computer's turn
-    assert not rig.daemon.presenter.hint_wanted
+    assert not rig.daemon.snapshot().game.is_hint_wanted
     rig.close()
 
 
@@ -140,14 +142,14 @@ def test_a_hint_asked_for_and_then_a_move_made_is_dropped(tmp_path):
     rig.show(Position.from_lineup())
     rig.start()
     rig.daemon.ask_hint()
-    assert rig.daemon.presenter.hint_wanted and rig.daemon.presenter.screen().headline == "HINT"
+    assert rig.daemon.snapshot().game.is_hint_wanted and rig.daemon.snapshot().screen.headline == "HINT"
     play_c3_c4(rig)  # made before the hint came: it is for a position gone by
     deadline = time.monotonic() + 2
     while time.monotonic() < deadline:
         rig.run_for(0.05)
         time.sleep(0.01)
-        assert rig.daemon.presenter.hint is None
-    assert not rig.daemon.presenter.hint_wanted
+        assert rig.daemon.snapshot().game.hint is None
+    assert not rig.daemon.snapshot().game.is_hint_wanted
     rig.close()
     with GameStore(rig.config.database, game=rig.config.game, clock=time.time) as store:
         (summary,) = store.games()

@@ -31,18 +31,18 @@ def run_until_started(args: list[str], environment: dict[str, str], cwd: Path) -
         [NESTREF, "run", "--mock", *args],
         env=environment,
         cwd=cwd,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # what it prints and what it logs, in one stream
         text=True,
     ) as process:
-        assert process.stderr is not None
+        assert process.stdout is not None
         logged = []
-        for line in process.stderr:
+        for line in process.stdout:
             logged.append(line)
             if "daemon started" in line:
                 break
         os.kill(process.pid, signal.SIGTERM)
-        logged.append(process.stderr.read())
+        logged.append(process.stdout.read())
         assert process.wait(timeout=20) == 0, "".join(logged)
     text = "".join(logged)
     assert "daemon started" in text and "Traceback" not in text, text
@@ -74,6 +74,13 @@ def test_run_mock_keeps_the_games_in_the_users_folder_unless_told(tmp_path, extr
     assert is_a_record(expected)
     assert f"games kept in {expected}" in logged
     assert SHIPPED_DATABASE not in logged  # /var/lib/nestref: the Pi's, never touched here
+
+
+def test_run_mock_says_how_to_watch_it(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    logged = run_until_started([], user_environment(home), cwd=tmp_path)
+    assert "add --web 127.0.0.1:8080 to see it in a browser" in logged
 
 
 def test_run_mock_names_a_folder_it_cannot_make(tmp_path):

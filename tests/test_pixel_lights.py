@@ -24,7 +24,7 @@ from hardware.scanner_protocol import Hello, HostFrameDecoder
 from hardware.serial_scanner import SerialScanner
 from sim.pico import SimulatedPico
 
-WAIT_S = 5.0
+WAIT_S = 15.0  # generous: a machine under load starves the simulated Pico's thread (seen at a load of 10 on 2 cores)
 test_logger = logging.getLogger("tests.pixel_lights")
 CELLS = {"a1": 0, "b1": 1, "c1": 2, "j10": 99}
 WHITE, RED, GREEN, AMBER = (scaled(colour, 64) for colour in (Colour.WHITE, Colour.RED, Colour.GREEN, Colour.AMBER))

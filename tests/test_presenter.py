@@ -1,13 +1,14 @@
 """The presenter's screens stay true and fit: over random games (hypothesis) played by
 hands on the referee — moves, captures, illegal attempts, pieces knocked, take backs,
 resignations, new games, the computer's moves, questions answered, nests set up and put
-right — the presenter's view after every signal is the referee's state (whose turn, the
+right — the scene after every signal is the referee's state (whose turn, the
 last move, the moves made, the captures to make, the score), and no text on any screen
 is cut."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 
 from hypothesis import given, settings
@@ -15,8 +16,11 @@ from hypothesis import strategies as st
 from luma.core.legacy import text
 from PIL import Image, ImageDraw
 
+from firmware_host.daemon.lights import cells, lights
 from firmware_host.daemon.oled_words import MAX_HEADLINE_WIDTH, MAX_LINES, fits, text_width
-from firmware_host.daemon.presenter import Presenter, View
+from firmware_host.daemon.presenter import Scene, View
+from firmware_host.daemon.screens import screen
+from firmware_host.games.base import PublicText, PublicView
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Piece, Position, Rule, Side, WinCondition
 from firmware_host.games.cuckoo.rules import Outcome as CuckooOutcome
@@ -34,7 +38,6 @@ from firmware_host.referee.signals import (
     TakenBack,
     TurnStarted,
 )
-from firmware_host.referee.turn import Turn
 from hardware.display import FOOTER_FONT, HEIGHT, LINE_FONT, LINE_WIDTH, WIDTH, render
 from hardware.outputs import Blink, Screen
 from tests.referee_helpers import referee_for
@@ -91,33 +94,33 @@ def test_the_widest_lines_that_fit():
 
 class Players:
     """Hands at the nest and fingers on the buttons, choosing at random what to do next,
-    the referee judging and the presenter following every signal."""
+    the referee judging and the scene following every signal."""
 
     def __init__(self, rng: random.Random, *, computers: frozenset[Side]) -> None:
         self.rng = rng
         start = Position.from_lineup(rng.choice(list(NEST.lineup_names)), turn=rng.choice(list(Side)))
         self.referee, signals = referee_for(start, settings=Settings(computers=computers))
         self.occupied = set(start.occupied())
-        self.presenter = Presenter(GAME, computers=computers, computer_level=1)
+        self.scene = Scene(GAME, computers=computers, computer_level=1)
         self.time = 0
         self.last_correction: CorrectionNeeded | None = None
         self.last_setup: SetupNeeded | None = None
         self.seen: set[type] = set()
         self.take(signals)
 
-    # -- the referee, the presenter --
+    # -- the referee, the scene --
 
     def take(self, signals: list[Signal]) -> None:
         for signal in signals:
-            self.presenter.apply(signal)
-            assert_fits(self.presenter.screen())
-            assert_fits(self.presenter.screen(show_pin=False))
+            self.scene = self.scene.following(signal)
+            assert_fits(screen(self.scene))
+            assert_fits(screen(self.scene, show_pin=False))
             self.seen.add(type(signal))
             if isinstance(signal, CorrectionNeeded):
                 self.last_correction = signal
             if isinstance(signal, SetupNeeded):
                 self.last_setup = signal
-        check_the_view(self.presenter, self.referee)
+        check_the_view(self.scene, self.referee)
 
     def sense(self, cell: str, occupied: bool) -> None:
         self.time += self.rng.randint(200, 600)
@@ -148,8 +151,8 @@ class Players:
             self.set_up()
         elif referee.mode is Mode.CORRECTING:
             self.put_right()
-        elif isinstance(referee.phase, Turn) and referee.phase.question:
-            self.command("answer", rng.choice(referee.phase.question))
+        elif referee.question:
+            self.command("answer", rng.choice(referee.question))
         elif referee.wants_computer_move and rng.random() < 0.9:
             assert referee.position is not None
             self.command("play_computer_move", rng.choice(list(referee.position.legal_moves())))
@@ -215,47 +218,47 @@ class Players:
             self.sense(*self.rng.choice(cells))
 
 
-def check_the_view(presenter: Presenter, referee: Referee) -> None:
-    """What the presenter shows is the referee's state."""
-    lights = presenter.lights()
+def check_the_view(scene: Scene, referee: Referee) -> None:
+    """What the scene shows is the referee's state."""
+    lit = lights(scene)
     if referee.mode is Mode.SETUP:
-        assert presenter.view in (View.OVER, View.SETUP)
-        assert Blink.ON not in (lights["red_turn"], lights["blue_turn"])
+        assert scene.view in (View.OVER, View.SETUP)
+        assert Blink.ON not in (lit["red_turn"], lit["blue_turn"])
         return
     position = referee.position
     assert position is not None
     playing = referee.mode is Mode.PLAYING
-    assert presenter.view in ((View.PLAYING, View.QUESTION) if playing else (View.CORRECTING,))
+    assert scene.view in ((View.PLAYING, View.QUESTION) if playing else (View.CORRECTING,))
     stack = position.move_stack
-    assert presenter.side is position.turn
-    assert (lights["red_turn"], lights["blue_turn"]) == (
+    assert scene.side is position.turn
+    assert (lit["red_turn"], lit["blue_turn"]) == (
         (Blink.ON, Blink.OFF) if position.turn is Side.RED else (Blink.OFF, Blink.ON)
     )
-    assert presenter.plies == len(stack)
-    assert presenter.last_move == (stack[-1] if stack else None)
-    assert presenter.position == position.to_text()
-    assert presenter.number == referee.number
-    assert presenter.score == referee.games.score
-    assert presenter.computer_move == referee.computer_move
-    if presenter.thinking:
+    assert scene.plies == len(stack)
+    assert scene.last_move == (stack[-1] if stack else None)
+    assert scene.position == position.to_text()
+    assert scene.number == referee.number
+    assert scene.score == referee.games.score
+    assert scene.computer_move == referee.computer_move
+    if scene.thinking:
         assert referee.wants_computer_move
-    screen = presenter.screen()
+    shown = screen(scene)
     if playing:
-        assert isinstance(referee.phase, Turn)
-        assert presenter.captures == referee.phase.view.compulsory
-        assert lights["capture"] is (Blink.ON if referee.phase.view.compulsory else Blink.OFF)
-        if presenter.view is View.PLAYING and not presenter.thinking and presenter.computer_move is None:
-            assert screen.headline == ("CAPTURE" if presenter.captures else position.turn.label.upper())
+        assert referee.mode is Mode.PLAYING
+        assert scene.captures == referee.compulsory
+        assert lit["capture"] is (Blink.ON if referee.compulsory else Blink.OFF)
+        if scene.view is View.PLAYING and not scene.thinking and scene.computer_move is None:
+            assert shown.headline == ("CAPTURE" if scene.captures else position.turn.label.upper())
             if not stack:
-                assert screen.lines[-2:] == ("lift a piece", "to move it")
-            elif not presenter.captures:
-                assert f"last: {stack[-1]}" in screen.lines
+                assert shown.lines[-2:] == ("lift a piece", "to move it")
+            elif not scene.captures:
+                assert f"last: {stack[-1]}" in shown.lines
     else:
-        assert screen.headline in ("ILLEGAL", "FIX NEST", "UNDO")
-        assert presenter.correction is not None and presenter.correction.steps
-        step = presenter.correction.steps[0]
-        assert any(line.startswith(("move", "take off", "put", "fill")) for line in screen.lines), screen
-        assert str(step.target or step.source) in " ".join(screen.lines), screen
+        assert shown.headline in ("ILLEGAL", "FIX NEST", "UNDO")
+        assert scene.correction is not None and scene.correction.steps
+        step = scene.correction.steps[0]
+        assert any(line.startswith(("move", "take off", "put", "fill")) for line in shown.lines), shown
+        assert str(step.target or step.source) in " ".join(shown.lines), shown
 
 
 @settings(max_examples=60, deadline=None)
@@ -326,29 +329,36 @@ def test_no_text_on_any_screen_is_cut(  # every input a screen shows
     attempt, rule, reason, steps, cause, faults, notice, address, pin, captures, question, highlighted,
     computers, fill, empty, number, score,
 ):  # fmt: skip
-    presenter = Presenter(GAME, address=address or "", pin=pin or "", computers=frozenset(computers), computer_level=5)
-    presenter.faults, presenter.notice = set(faults), "check " + notice if notice else ""
+    scene = Scene(
+        GAME,
+        address=address or "",
+        pin=pin or "",
+        computers=frozenset(computers),
+        computer_level=5,
+        faults=frozenset(faults),
+        notice="check " + notice if notice else "",
+    )
     for side in Side:
-        presenter.apply(TurnStarted(side, number, tuple(captures), by_computer=side in computers))
-        assert_fits(presenter.screen())
-        presenter.apply(MoveRefused(attempt, rule, reason))
-        presenter.apply(CorrectionNeeded(cause, tuple(steps)))
-        screen = presenter.screen()
-        assert_fits(screen)
-        assert any(step_words in " ".join(screen.lines) for step_words in (str(steps[0].target), str(steps[0].source)))
-        presenter.apply(TurnStarted(side, number, ()))
-        presenter.apply(MoveQuestion(tuple(question)))
-        presenter.highlighted = highlighted % len(question)
-        screen = presenter.screen()
-        assert_fits(screen)
+        scene = scene.following(TurnStarted(side, number, tuple(captures), by_computer=side in computers))
+        assert_fits(screen(scene))
+        scene = scene.following(MoveRefused(attempt, rule, reason))
+        scene = scene.following(CorrectionNeeded(cause, tuple(steps)))
+        shown = screen(scene)
+        assert_fits(shown)
+        assert any(step_words in " ".join(shown.lines) for step_words in (str(steps[0].target), str(steps[0].source)))
+        scene = scene.following(TurnStarted(side, number, ()))
+        scene = scene.following(MoveQuestion(tuple(question)))
+        scene = dataclasses.replace(scene, highlighted=highlighted % len(question))
+        shown = screen(scene)
+        assert_fits(shown)
         if len(question) > 1:  # the answer pointed at is among those shown
-            assert f"> {question[presenter.highlighted]}" in screen.lines
+            assert f"> {question[scene.highlighted]}" in shown.lines
         for outcome in (CuckooOutcome(side, WinCondition(number % 4 + 1)), CuckooOutcome(side, None)):
-            presenter.apply(GameOver(outcome, score, side if number % 2 else None))
-            presenter.apply(SetupNeeded("standard", side.opponent, tuple(fill), tuple(empty), number=number))
-            assert_fits(presenter.screen())
-            presenter.apply(SetupNeeded("standard", side.opponent, tuple(fill), tuple(empty), number=number))
-            assert_fits(presenter.screen())
+            scene = scene.following(GameOver(outcome, score, side if number % 2 else None))
+            scene = scene.following(SetupNeeded("standard", side.opponent, tuple(fill), tuple(empty), number=number))
+            assert_fits(screen(scene))
+            scene = scene.following(SetupNeeded("standard", side.opponent, tuple(fill), tuple(empty), number=number))
+            assert_fits(screen(scene))
 
 
 def test_a_strike_announced_is_shown_with_both_ranks_and_the_cells_to_act_on_lit():
@@ -356,17 +366,19 @@ def test_a_strike_announced_is_shown_with_both_ranks_and_the_cells_to_act_on_lit
     from firmware_host.games.battle import Move as BattleMove
     from firmware_host.referee.signals import MoveAccepted, StrikeAnnounced
 
-    presenter = Presenter(load_game("battle"))
+    scene = Scene(load_game("battle"))
     strike = BattleMove("e4", "e5", True)
-    presenter.apply(TurnStarted(Side.RED, 3, ()))
-    presenter.apply(StrikeAnnounced(strike, Side.RED, "colonel strikes major: major removed", ("e5",), "e5"))
-    screen = presenter.screen()
-    assert screen.headline == "STRIKE" and screen.lines == ("colonel", "strikes major", "major removed")
-    assert presenter.cells() == {"e5": Blink.ON}  # the struck square: clear it, the winner stands there
-    presenter.apply(StrikeAnnounced(strike, Side.RED, "major strikes colonel: major removed", ("e4",), "e5"))
-    assert presenter.cells() == {"e4": Blink.FAST, "e5": Blink.ON}
-    presenter.apply(MoveAccepted(strike, Side.RED, 4, ""))
-    presenter.apply(TurnStarted(Side.BLUE, 4, ()))
-    assert presenter.screen().headline == "STRIKE" and presenter.cells() == {}, "the words stay, the lights go"
-    presenter.apply(MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, ""))
-    assert presenter.screen().headline != "STRIKE"
+    scene = scene.following(TurnStarted(Side.RED, 3, ()))
+    scene = scene.following(StrikeAnnounced(strike, Side.RED, "colonel strikes major: major removed", ("e5",), "e5"))
+    shown = screen(scene)
+    assert shown.headline == "STRIKE" and shown.lines == ("colonel", "strikes major", "major removed")
+    assert cells(scene) == {"e5": Blink.ON}  # the struck square: clear it, the winner stands there
+    scene = scene.following(StrikeAnnounced(strike, Side.RED, "major strikes colonel: major removed", ("e4",), "e5"))
+    assert cells(scene) == {"e4": Blink.FAST, "e5": Blink.ON}
+    scene = scene.following(MoveAccepted(strike, Side.RED, 4, PublicView(Side.BLUE, {}, PublicText(""))))
+    scene = scene.following(TurnStarted(Side.BLUE, 4, ()))
+    assert screen(scene).headline == "STRIKE" and cells(scene) == {}, "the words stay, the lights go"
+    scene = scene.following(
+        MoveAccepted(BattleMove("a7", "a6"), Side.BLUE, 5, PublicView(Side.RED, {}, PublicText("")))
+    )
+    assert screen(scene).headline != "STRIKE"

@@ -52,7 +52,7 @@ def test_a_step_is_accepted_once_the_nest_is_still():
     assert table.moves() == []  # not yet still
     assert texts(table.settle()) == ["move c3-c4", "turn blue"]
     accepted = of(MoveAccepted, table.signals)[0]
-    assert (accepted.side, accepted.ply, accepted.position) == (
+    assert (accepted.side, accepted.ply, accepted.public_view.text) == (
         Side.RED,
         1,
         "ewcwe/eeeeee/eee1eee/8/9/2E5/EE2EEE/EEEEEE/EWCWE b",
@@ -328,8 +328,7 @@ def test_the_next_game_starts_when_the_nest_shows_the_lineup():
 def test_two_wins_take_the_set_and_draws_do_not_count():
     games = GameSet(Side.RED, (Outcome(Side.RED, WinCondition.CUCKOO_TOOK_NEST), DRAW))
     table = Table(setup("Ca1 Ee5 cf5 ea9"))
-    table.referee.games = games
-    table.referee.number = 3
+    table.signals += table.referee.begin_game(setup("Ca1 Ee5 cf5 ea9"), now=0, games=games, number=3)
     table.do("e5- f5- f5+", gap=200)
     table.settle()
     over = of(GameOver, table.signals)[0]

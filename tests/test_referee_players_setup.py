@@ -75,8 +75,9 @@ def test_two_set_ups_from_the_screens_start_the_game_once_the_nest_shows_them():
     nest.settle()
     (game,) = started(nest.signals)
     expected = GAME.start_from_setups(red, blue, Side.RED)
-    assert game.lineup == OWN_SETUPS and game.position == expected.to_text()
-    assert game.public_position == expected.view().to_text() and "M" not in game.public_position
+    assert game.lineup == OWN_SETUPS and nest.referee.recorded_positions() == (expected.to_text(),)
+    assert game.public_view.text == expected.view().to_text() and "M" not in game.public_view.text
+    assert "M" not in game.public_view.letters.values()
     assert nest.referee.mode is Mode.PLAYING and nest.referee.position is not None
     assert nest.referee.position.to_text() == expected.to_text()
 
@@ -97,8 +98,9 @@ def test_a_set_up_given_again_replaces_the_first_and_a_withdrawn_one_is_waited_f
     )
     nest.give(blue)
     nest.settle()
-    (game,) = started(nest.signals)
-    assert game.position == GAME.start_from_setups(second, blue, Side.RED).to_text()
+    started(nest.signals)
+    assert nest.referee.position is not None
+    assert nest.referee.position.to_text() == GAME.start_from_setups(second, blue, Side.RED).to_text()
 
 
 def test_a_guided_placement_gives_each_cell_that_fills_the_rank_asked_for():
@@ -124,10 +126,12 @@ def test_a_guided_placement_gives_each_cell_that_fills_the_rank_asked_for():
     assert "general" not in progress.to_text()
     nest.put(cells[1])
     nest.settle()
-    (game,) = started(nest.signals)
+    started(nest.signals)
     order = [rank for rank in FIELD.army for _ in range(rank.count)]
     placed = [cells[0], *cells[2:], cells[1]]
-    pieces = GAME.read_position(game.position).pieces()
+    position = nest.referee.position
+    assert isinstance(position, Position)
+    pieces = position.pieces()
     assert {cell: pieces[cell].rank for cell in placed} == dict(zip(placed, order, strict=True))
 
 
@@ -170,7 +174,8 @@ def test_a_set_up_given_stays_given_when_who_starts_is_changed():
     nest.put(*sorted(red.cells | blue.cells), gap=40)
     nest.settle()
     (game,) = started(nest.signals)
-    assert game.starter is Side.BLUE and game.position == GAME.start_from_setups(red, blue, Side.BLUE).to_text()
+    assert game.starter is Side.BLUE and nest.referee.position is not None
+    assert nest.referee.position.to_text() == GAME.start_from_setups(red, blue, Side.BLUE).to_text()
 
 
 def test_set_ups_are_given_only_between_games():
@@ -190,15 +195,18 @@ def ranks_named(text: str) -> set[str]:
     return {word for word in re.findall(r"[a-z]+", text) if word in RANK_NAMES}
 
 
-def check_public(signal: Signal, known: set[str]) -> None:
-    """No shared words name a rank nobody was shown, and no public position writes one."""
+def check_public(signal: Signal, known: set[str], position: Position) -> None:
+    """No shared words name a rank nobody was shown, and no public view of ``position``
+    (the game's, as the test made it) writes one."""
     assert ranks_named(signal.to_text()) <= known, signal
     if isinstance(signal, GameStarted | MoveAccepted):
-        position = GAME.read_position(signal.position)
-        public = signal.public_position
-        assert public == position.view().to_text()
-        for cell, piece in position.view().pieces().items():
-            assert (piece.rank is not None) == (position.shown(cell) is Shown.REVEALED)
+        public = signal.public_view
+        assert public.text == position.view().to_text() and public.turn is position.turn
+        for cell, piece in position.pieces().items():
+            revealed = position.shown(cell) is Shown.REVEALED
+            assert public.letters[cell] == (piece.rank_letter if revealed else piece.letter), cell
+        for cell, seen in position.view().pieces().items():
+            assert (seen.rank is not None) == (position.shown(cell) is Shown.REVEALED)
 
 
 def play(nest: BattleNest, rng: random.Random, plies: int) -> list[str]:
@@ -243,13 +251,14 @@ def test_no_shared_signal_says_a_rank_nobody_was_shown(seed, guided, plies):
             nest.give(setups[side])
             nest.put(*sorted(setups[side].cells), gap=40)
     nest.settle()
-    (game,) = started(nest.signals)
-    assert game.position == GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED).to_text()
+    started(nest.signals)
+    start = GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED)
+    assert nest.referee.position is not None and nest.referee.position.to_text() == start.to_text()
     made = len(nest.signals)
     played = play(nest, rng, plies)
     known: set[str] = set()
     for signal in nest.signals[:made]:
-        check_public(signal, known)
+        check_public(signal, known, start)
     assert [str(signal.move) for signal in nest.signals if isinstance(signal, MoveAccepted)] == played
     assert not [signal for signal in nest.signals if isinstance(signal, MissedCapture)], "no strike is compulsory"
     position = GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED)
@@ -266,4 +275,4 @@ def test_no_shared_signal_says_a_rank_nobody_was_shown(seed, guided, plies):
             position.push(move)
         if isinstance(signal, GameOver):
             known.add("flag")  # a flag captured is said
-        check_public(signal, known)
+        check_public(signal, known, position)

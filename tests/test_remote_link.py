@@ -9,6 +9,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -17,12 +18,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 from firmware_host.games.base import Side
 from firmware_host.remote.broker import BrokerSettings, LinkError
 from firmware_host.remote.broker_client import close_sockets
-from firmware_host.remote.link import state_topic
-from firmware_host.remote.messages import Kind, SetRecord, StateMessage
+from firmware_host.remote.link import presence_topic, state_topic
+from firmware_host.remote.messages import Kind, LastMove, Proposal, ProposalKind, SetRecord, StateMessage
 from firmware_host.remote.player import RemotePlayer
 from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
+from firmware_host.remote.signing import sign
 from tests.broker import Broker
-from tests.remote_helpers import GAME
+from tests.remote_helpers import GAME, DroppingProxy, line_with_a_pass
 
 TIMEOUT_S = 20.0
 
@@ -46,9 +48,14 @@ class Nest:
         return self.player.session
 
     def wait_for(self, predicate: Callable[[], bool], what: str) -> None:
+        """Until ``predicate`` holds (checked on each event, and every 20 ms for what
+        changes without one, such as the refusals counted)."""
+        deadline = time.monotonic() + TIMEOUT_S
         with self.changed:
-            if not self.changed.wait_for(predicate, TIMEOUT_S):
-                raise AssertionError(f"{self.player.nest}: no {what} within {TIMEOUT_S} s: {self.events}")
+            while not predicate():
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{self.player.nest}: no {what} within {TIMEOUT_S} s: {self.events}")
+                self.changed.wait(0.02)
 
     def wait_for_event(self, kind: type, what: str) -> Event:
         self.wait_for(lambda: any(isinstance(event, kind) for event in self.events), what)
@@ -58,8 +65,10 @@ class Nest:
             return found
 
 
-def paired(settings: BrokerSettings, code: str = "K7P2QX") -> tuple[Nest, Nest]:
-    red, blue = Nest(settings, "rednest0001"), Nest(settings, "bluenest001")
+def paired(
+    settings: BrokerSettings, code: str = "K7P2QX", *, blue_settings: BrokerSettings | None = None
+) -> tuple[Nest, Nest]:
+    red, blue = Nest(settings, "rednest0001"), Nest(blue_settings or settings, "bluenest001")
     red.player.offer(side=Side.RED, lineup="standard", first_starter=Side.RED, random=random.Random(0), code=code)
     blue.player.join(code)
     blue.wait_for(lambda: blue.player.session is not None, "pairing")
@@ -129,36 +138,80 @@ def close_intruder(client: mqtt.Client) -> None:
 def test_garbage_illegal_moves_old_plies_are_refused_and_the_game_goes_on(broker, players):
     red, blue = players
     play(red, blue)
+    topic = state_topic(blue.session.pairing.game_id, blue.player.nest)
+    key = blue.session.pairing.key
     old = blue.session.hello(time.monotonic()).messages[0]
     play(blue, red)
     client = intruder(broker)
-    topic = state_topic("K7P2QX", Side.BLUE)
     illegal = old.to_bytes().replace(b'"record":[', b'"record":["e7-e1",', 1)
-    for payload in (b"\x00garbage", b"{}", illegal):
+    payloads = [b"\x00garbage", b"{}", old.to_bytes(), sign(key, topic, 10**6, b"{}"), sign(key, topic, 10**6, illegal)]
+    for count, payload in enumerate(payloads, start=1):  # the last two signed with the key itself
         client.publish(topic, payload, qos=1).wait_for_publish(5)
-        red.wait_for_event(Refused, "refusal")
-    client.publish(topic, old.to_bytes(), qos=1).wait_for_publish(5)  # an old ply, really blue's
+        red.wait_for(lambda count=count: red.player.refused == count, f"refusal {count}")
+    told = [event for event in red.events if isinstance(event, Refused)]
+    assert len(told) == 1 and "not signed" in told[0].reason  # the others are counted, told within the minute
     close_intruder(client)
     assert red.session.phase is Phase.PLAYING and red.session.incoming is None
     play(red, blue)
     assert red.session.set_record == blue.session.set_record and len(red.session.set_record.record) == 3
 
 
-def test_a_forged_record_that_disagrees_stops_both_nests(broker, players):
+def forged_state(nest: Nest, kind: Kind, record: tuple[str, ...], **fields: object) -> StateMessage:
+    """A state message as ``nest`` would send it, but made by someone else."""
+    session = nest.session
+    set_record = SetRecord("standard", Side.RED, record=record)
+    return StateMessage(kind, session.pairing.game_id, nest.player.nest, session.side, "cuckoo", set_record, **fields)  # type: ignore[arg-type]
+
+
+class Recorder:
+    """A third client on the broker keeping every payload of every nestref topic it sees."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.seen: dict[str, list[bytes]] = {}
+        self.client = intruder(broker)
+        self.client.on_message = lambda client, userdata, message: self.seen.setdefault(message.topic, []).append(
+            bytes(message.payload)
+        )
+        self.client.subscribe("nestref/#", qos=1)
+
+
+def test_a_third_client_cannot_move_resign_or_offer_a_draw_for_a_nest(broker, players):
     red, blue = players
-    play(red, blue)
-    client = intruder(broker)
-    forged_first = GAME.start("standard", Side.RED).legal_moves()[-1].to_text()
-    assert forged_first != red.session.set_record.record[0]
-    forged = StateMessage(
-        Kind.HELLO, "K7P2QX", blue.player.nest, Side.BLUE, "cuckoo",
-        SetRecord("standard", Side.RED, record=(forged_first,)),
-    )  # fmt: skip
-    client.publish(state_topic("K7P2QX", Side.BLUE), forged.to_bytes(), qos=1).wait_for_publish(5)
-    close_intruder(client)
-    red.wait_for_event(Desynced, "desync")
-    blue.wait_for_event(Desynced, "desync told by the other nest")
-    assert red.session.phase is Phase.DESYNC and blue.session.phase is Phase.DESYNC
+    recorder = Recorder(broker)
+    game_id = red.session.pairing.game_id
+    blue_topic, red_topic = state_topic(game_id, blue.player.nest), state_topic(game_id, red.player.nest)
+    play(red, blue)  # blue's turn now: its move, its resignation, its draw offer are what one would forge
+    red.wait_for(lambda: len(recorder.seen.get(blue_topic, [])) >= 2 and red_topic in recorder.seen, "copies")
+    record = red.session.set_record.record
+    move = blue.session.position.legal_moves()[0]
+    after = blue.session.position
+    after.push(move)
+    forged_move = forged_state(
+        blue,
+        Kind.MOVE,
+        (*record, move.to_text()),
+        last_move=LastMove(0, len(record) + 1, move.to_text(), after.to_text()),
+    )
+    forgeries = [
+        forged_move.to_bytes(),  # well-formed and legal, but not signed
+        forged_state(blue, Kind.RESIGN, record).to_bytes(),
+        forged_state(blue, Kind.DRAW_OFFER, record, proposal=Proposal(ProposalKind.DRAW, len(record))).to_bytes(),
+        sign(b"k" * 32, blue_topic, 10**6, forged_move.to_bytes()),  # signed with a guessed key
+        recorder.seen[red_topic][-1],  # red's own, signed, put on blue's topic: signed for another
+    ]
+    for count, payload in enumerate(forgeries, start=1):
+        recorder.client.publish(blue_topic, payload, qos=1, retain=True).wait_for_publish(5)
+        red.wait_for(lambda count=count: red.player.refused == count, f"forgery {count} refused")
+    # Blue's own, signed, replayed: an old sequence number, dropped unread.
+    recorder.client.publish(blue_topic, recorder.seen[blue_topic][0], qos=1, retain=True).wait_for_publish(5)
+    red.wait_for(lambda: red.player.late == 1, "the replay dropped")
+    close_intruder(recorder.client)
+    session = red.session
+    assert session.phase is Phase.PLAYING and session.incoming is None and session.peer_proposal is None
+    assert session.set_record.record == record and session.set_record.game_number == 0
+    assert not any(isinstance(event, Desynced | ShowMove) for event in red.events + blue.events)
+    play(blue, red)  # the set goes on, both nests agreeing
+    assert red.session.set_record == blue.session.set_record and len(red.session.set_record.record) == 2
 
 
 def test_tls_with_a_password_and_the_password_never_logged(tmp_path, caplog):
@@ -222,3 +275,110 @@ def test_a_broker_address_is_read_or_refused_without_its_password():
         with pytest.raises(LinkError, match=words) as refused:
             BrokerSettings.from_url(url)
         assert "hunter2" not in str(refused.value)
+
+
+def documented_block(first_line: str, having: str) -> list[str]:
+    """The lines of the fenced block of docs/remote-play.md that starts with ``first_line``
+    and has ``having`` in it (its comments left out)."""
+    text = (Path(__file__).parent.parent / "docs" / "remote-play.md").read_text()
+    blocks = [part.split("```", 1)[0] for part in text.split(f"```\n{first_line}\n")[1:]]
+    block = next(block for block in blocks if having in block)
+    return [line for line in block.splitlines() if line and not line.startswith("#")]
+
+
+def test_on_the_documented_club_broker_a_member_cannot_write_another_nests_topics(tmp_path):
+    acl = documented_block("# /etc/mosquitto/acl", "%u")
+    config = documented_block("# /etc/mosquitto/conf.d/nestref.conf", "acl_file")
+    limits = [line for line in config if line.startswith("max_packet_size")]
+    assert "pattern write nestref/+/%u/#" in acl and limits == ["max_packet_size 270000"]
+    users = {"rednest0001": "red-pw", "bluenest001": "blue-pw", "mallory0001": "mallory-pw"}
+    broker = Broker(tmp_path, users=users, tls=True, acl="\n".join(acl) + "\n", extra=tuple(limits))
+    broker.start()
+
+    def login(user: str) -> BrokerSettings:
+        url = f"mqtts://{user}:{users[user]}@127.0.0.1:{broker.port}"
+        return BrokerSettings.from_url(url, ca_file=str(broker.cert))
+
+    red, blue = paired(login("rednest0001"), blue_settings=login("bluenest001"))
+    mallory = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="mallory", protocol=mqtt.MQTTv311)
+    try:
+        play(red, blue)
+        game_id = red.session.pairing.game_id
+        mallory.username_pw_set("mallory0001", users["mallory0001"])
+        mallory.tls_set(ca_certs=str(broker.cert))
+        mallory.connect("127.0.0.1", broker.port)
+        mallory.loop_start()
+        blues = state_topic(game_id, "bluenest001")
+        # Signed or not, the broker drops what she writes on blue's topics; red never sees it.
+        forged = forged_state(blue, Kind.RESIGN, red.session.set_record.record).to_bytes()
+        for topic in (blues, presence_topic(game_id, "bluenest001")):
+            mallory.publish(topic, forged if topic == blues else b"0", qos=1, retain=True).wait_for_publish(5)
+        # On her own topic she may write: red reads it, and refuses it, once (after the two above).
+        mallory.publish(state_topic(game_id, "mallory0001"), forged, qos=1).wait_for_publish(5)
+        red.wait_for(lambda: red.player.refused == 1, "her own topic's message refused")
+        assert red.session.link.is_peer_online and red.session.phase is Phase.PLAYING
+        mallory.publish(state_topic(game_id, "mallory0001"), b"x" * 270_001, qos=1)  # over the limit
+        deadline = time.monotonic() + TIMEOUT_S
+        while mallory.is_connected():  # the broker disconnects her
+            assert time.monotonic() < deadline, "the broker kept a client sending more than its limit"
+            time.sleep(0.02)
+        assert red.player.refused == 1
+        play(blue, red)
+        assert red.session.set_record == blue.session.set_record and len(red.session.set_record.record) == 2
+    finally:
+        mallory.loop_stop()
+        close_sockets(mallory)
+        red.player.close()
+        blue.player.close()
+        broker.stop()
+    assert any("mallory" in line and "disconnect" in line.lower() for line in broker.log), broker.log
+
+
+def test_a_pass_forced_by_the_rules_does_not_stop_the_set(players):
+    red, blue = players
+    nests = {Side.RED: red, Side.BLUE: blue}
+    position = GAME.start("standard", Side.RED)
+    for move in line_with_a_pass():
+        if move == "pass":  # as both referees do: each tells its own session
+            red.player.local_move(move)
+            blue.player.local_move(move)
+        else:
+            mover = nests[position.turn]
+            copier = blue if mover is red else red
+            mover.player.local_move(move)
+            shown = copier.wait_for_event(ShowMove, f"{move} shown")
+            assert isinstance(shown, ShowMove) and shown.move == move
+            copier.player.local_move(move)
+        position.push(GAME.read_move(move))
+        if move != "pass" and not position.is_over():
+            mover.wait_for_event(MoveCopied, f"{move} copied")
+    red.wait_for(lambda: red.session.set_record.game_number == 1, "game 1 over")
+    blue.wait_for(lambda: blue.session.set_record == red.session.set_record, "the same record")
+    assert red.session.phase is Phase.PLAYING and red.player.refused == blue.player.refused == 0
+
+
+def test_more_than_twenty_messages_lost_on_a_live_connection_are_sent_again(broker):
+    proxy = DroppingProxy(broker.port)  # red's only way to the broker: it loses what red publishes
+    red, blue = paired(BrokerSettings.from_url(proxy.url), blue_settings=BrokerSettings.from_url(broker.url))
+    try:
+        play(red, blue)
+        play(blue, red)
+        proxy.dropping = True
+        move = play_alone(red)
+        for _ in range(24):  # each one more state message: paho sends 20 and holds the rest
+            red.player.offer_draw()
+        red.wait_for(lambda: proxy.dropped >= 20, "twenty messages lost")
+        link = red.player.link
+        assert link is not None and link.unacknowledged() == 25 and link.is_connected()
+        proxy.dropping = False  # the network is back; the connection never dropped
+        shown = blue.wait_for_event(ShowMove, "the move lost on the way")
+        assert isinstance(shown, ShowMove) and shown.move == move
+        blue.player.local_move(move)
+        red.wait_for_event(MoveCopied, "its copy acknowledged")
+        assert red.session.set_record == blue.session.set_record and len(red.session.set_record.record) == 3
+        red.wait_for(lambda: link.unacknowledged() == 0, "every message acknowledged")
+        assert link.stalls == 1
+    finally:
+        red.player.close()
+        blue.player.close()
+        proxy.close()

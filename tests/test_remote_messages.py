@@ -23,7 +23,6 @@ from firmware_host.remote.messages import (
     Offer,
     SetRecord,
     StateMessage,
-    new_code,
     read_message,
 )
 from tests.remote_helpers import GAME, JOINER, OFFERER, Network, pair
@@ -55,7 +54,7 @@ def test_every_kind_of_message_reads_back_as_it_was_sent():
     assert {message.kind for message in sent} == {Kind.MOVE, Kind.DRAW_OFFER, Kind.HELLO, Kind.ACK, Kind.RESIGN}
     for message in sent:
         assert read_message(message.to_bytes(), GAME) == message
-    join = Join(code="K7P2QX", nest=JOINER)
+    join = Join(game_id="0123456789abcdef", nest=JOINER, nonce="c" * 32)
     assert read_message(join.to_bytes(), GAME) == join
 
 
@@ -64,10 +63,10 @@ def test_every_kind_of_message_reads_back_as_it_was_sent():
     [
         (lambda m: m.update(extra=1), "extra: not a key"),
         (lambda m: m.pop("record"), "record: missing"),
-        (lambda m: m.update(v=2), "v: 2 is not the protocol's version"),
+        (lambda m: m.update(v=1), "v: 1 is not the protocol's version"),
         (lambda m: m.update(v=True), "v: True"),
         (lambda m: m.update(type="teleport"), "type: 'teleport' is not a message type"),
-        (lambda m: m.update(code="k7p2qx"), "code: 'k7p2qx' is not a game code"),
+        (lambda m: m.update(id="K7P2QX"), "id: 'K7P2QX' is not a game's id"),
         (lambda m: m.update(nest="Nest!"), "nest: 'Nest!' is not a nest's name"),
         (lambda m: m.update(game="chess"), "game: 'chess' is not the game this nest plays"),
         (lambda m: m.update(lineup="upside-down"), "lineup: "),
@@ -118,8 +117,8 @@ def test_bytes_that_are_not_a_message_are_refused_in_words():
 
 
 def test_an_offer_names_its_lineup_and_sides():
-    offer = Offer(code=new_code(random.Random(1)), nest=OFFERER, game="cuckoo", lineup="advanced-1",
-                  first_starter=Side.BLUE, side=Side.RED)  # fmt: skip
+    offer = Offer(game_id=random.Random(1).randbytes(8).hex(), nest=OFFERER, game="cuckoo", lineup="advanced-1",
+                  first_starter=Side.BLUE, side=Side.RED, nonce="d" * 32)  # fmt: skip
     assert read_message(offer.to_bytes(), GAME) == offer
     broken = json.loads(offer.to_bytes())
     broken["first"] = "gold"

@@ -27,9 +27,21 @@ from firmware_host.remote.session import (
     SessionError,
     SessionRecord,
     ShowMove,
+    Step,
     TakeBack,
 )
-from tests.remote_helpers import CODE, GAME, JOINER, OFFERER, Network, pair
+from tests.remote_helpers import (
+    CODE,
+    GAME,
+    GAME_ID,
+    JOIN_NONCE,
+    JOINER,
+    OFFER_NONCE,
+    OFFERER,
+    Network,
+    line_with_a_pass,
+    pair,
+)
 
 
 def first_legal(session: Session) -> str:
@@ -54,15 +66,26 @@ def network() -> Network:
 
 
 def test_pairing_needs_the_code_of_the_offer():
-    offering = Offering(GAME, code="k7p2qx", nest=OFFERER, side=Side.BLUE, lineup="standard", first_starter=Side.RED)
-    assert offering.offer.code == CODE
-    assert offering.received(Joining(GAME, code="ABCDEF", nest=JOINER).join) is None
-    pairing = offering.received(Joining(GAME, code=CODE, nest=JOINER).join)
-    assert pairing is not None and pairing.offerer_side is Side.BLUE
+    offering = Offering(
+        GAME, code="k7p2qx", nest=OFFERER, side=Side.BLUE, lineup="standard", first_starter=Side.RED,
+        game_id=GAME_ID, nonce=OFFER_NONCE,
+    )  # fmt: skip
+    assert offering.code == CODE and offering.offer.game_id == GAME_ID
+    assert b"K7P2QX" not in offering.offer.to_bytes()  # the code never goes on the wire
+    right, wrong = (
+        Joining(GAME, code=CODE, nest=JOINER, nonce=JOIN_NONCE),
+        Joining(GAME, code="ABCDEF", nest=JOINER, nonce=JOIN_NONCE),
+    )
+    assert right.key_for(GAME_ID, OFFERER) == offering.key != wrong.key_for(GAME_ID, OFFERER)
+    assert offering.key != right.key_for("fedcba9876543210", OFFERER) != right.key_for(GAME_ID, JOINER)
+    pairing = right.received(offering.offer)
+    assert right.join is not None and offering.received(right.join) == pairing
+    assert pairing is not None and pairing.offerer_side is Side.BLUE and pairing.code == CODE
+    assert pairing.key.hex() not in repr(pairing)
     joiner = Session(GAME, pairing, nest=JOINER, now=0.0)
     assert joiner.side is Side.RED
     with pytest.raises(MessageError, match="not a game code"):
-        Joining(GAME, code="K7P2Q", nest=JOINER)
+        Joining(GAME, code="K7P2Q", nest=JOINER, nonce=JOIN_NONCE)
 
 
 def test_a_move_is_shown_there_and_waits_for_its_copy(network):
@@ -329,3 +352,57 @@ def test_without_agreements_racing_moves_faults_never_cause_a_desync(data):
     offerer, joiner = network.sessions[OFFERER], network.sessions[JOINER]
     assert offerer.phase is not Phase.DESYNC and joiner.phase is not Phase.DESYNC
     assert offerer.set_record == joiner.set_record
+
+
+def test_a_pass_forced_by_the_rules_is_made_alike_on_both_nests_and_the_game_goes_on(network):
+    line = line_with_a_pass()
+    assert "pass" in line
+    nests = {Side.RED: OFFERER, Side.BLUE: JOINER}
+    position = GAME.start("standard", Side.RED)
+    for move in line:
+        if move == "pass":  # both referees make it, and tell their sessions: nothing is sent, nothing shown
+            for nest in nests.values():
+                assert network.move(nest, "pass") == Step()
+                assert network.sessions[nest].position.turn is position.turn.opponent
+        else:
+            mover = nests[position.turn]
+            network.move(mover, move)
+            network.deliver_all()
+            network.copy(Network.other(mover))
+            network.deliver_all()
+        position.push(GAME.read_move(move))
+    red, blue = network.sessions[OFFERER], network.sessions[JOINER]
+    assert red.set_record == blue.set_record and red.set_record.game_number == 1
+    assert red.set_record.finished[0].record == tuple(move for move in line if move != "pass")
+    assert red.phase is blue.phase is Phase.PLAYING
+    assert not any(isinstance(event, Desynced) for nest in nests.values() for event in network.events[nest])
+
+
+def test_after_a_pass_forced_on_them_a_nest_moves_again_before_its_move_is_copied(network):
+    line = line_with_a_pass()
+    at = line.index("pass")
+    nests = {Side.RED: OFFERER, Side.BLUE: JOINER}
+    position = GAME.start("standard", Side.RED)
+    for move in line[: at - 1]:
+        mover = nests[position.turn]
+        network.move(mover, move)
+        network.deliver_all()
+        network.copy(Network.other(mover))
+        network.deliver_all()
+        position.push(GAME.read_move(move))
+    mover = nests[position.turn]
+    copier = Network.other(mover)
+    first, second = line[at - 1], line[at + 1]  # the mover's move, the pass forced on the other, its next
+    network.move(mover, first)
+    assert network.sessions[mover].is_our_turn() and network.sessions[mover].is_waiting_for_copy()
+    network.move(mover, second)  # before the first was copied there
+    network.deliver_all()
+    assert network.sessions[copier].incoming == ShowMove(0, at, first)
+    network.copy(copier)
+    assert network.sessions[copier].incoming == ShowMove(0, at + 1, second)
+    network.copy(copier)
+    network.deliver_all()
+    assert network.sessions[mover].set_record == network.sessions[copier].set_record
+    assert not network.sessions[mover].is_waiting_for_copy()
+    assert network.sessions[mover].set_record.record[-2:] == (first, second)
+    assert not any(isinstance(event, Desynced) for nest in nests.values() for event in network.events[nest])

@@ -727,13 +727,21 @@ def test_how_to_play_and_what_to_do_next(page: Page) -> None:
     for words in (
         "An egg steps one cell forward",  # how the pieces move
         "If you can capture, you must",
-        "capture the other cuckoo",  # the four ways to win
-        "your cuckoo reaches one of the other side's homebases",
-        "an enemy piece other than its cuckoo enters one of yours",
-        "all you have left is your cuckoo",
+        "for red (who plays up the page) up-left and up-right",  # what forward is on a hex
+        "(1) all you have left is your cuckoo",  # the four ways to win, numbered as the OLED says them
+        "(2) you capture the other cuckoo",
+        "(3) your cuckoo reaches one of the other side's homebases",
+        "(4) an enemy piece other than its cuckoo enters one of your homebases",
         "A set is the best of three games",
     ):
         expect(rules).to_contain_text(words)
+    # A picture of each kind of move, beside the words: drawn (the SVG loads), named for a screen reader.
+    pictures = rules.locator(".how-pictures img")
+    expect(pictures).to_have_count(4)
+    expect(pictures.nth(0)).to_have_attribute("alt", "an egg's two steps forward")
+    expect(rules.locator("li").nth(3).locator("img")).to_have_count(2)  # the captures, beside the capture rule
+    for k in range(4):
+        assert pictures.nth(k).evaluate("image => image.complete && image.naturalWidth > 0"), k
     expect(page.locator("#how-to-play-homes")).to_contain_text("red's b1 c1 d1; blue's b9 c9 d9")
 
     # The first game's first move: whose turn, and how to move, on the page and the OLED.

@@ -13,6 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.daemon.config import load_config
+from firmware_host.daemon.snapshot import Snapshot
 from firmware_host.games.cuckoo.rules import Move, Position
 from firmware_host.referee.signals import MoveAccepted, Signal
 from firmware_host.web.picture import Picture
@@ -106,7 +107,8 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
         def check() -> None:
             snapshot = rig.daemon.snapshot()
             game = picture.game(snapshot)
-            shown = (game, rig.daemon.presenter.last_move, len(announced))
+            last = last_shown(snapshot)
+            shown = (game, last, len(announced))
             waited.append(len(game["waiting"]))
             if shown == checked[0]:
                 return  # nothing shown has changed, and the record only changes before an announcement
@@ -115,8 +117,7 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
             assert game["moves"] == on_disk[: len(game["moves"])], (game, on_disk)
             pieces = Position.from_nfn(game["position"]).pieces() if game["position"] else {}
             assert picture.table(snapshot)["cells"] == {cell: piece.letter for cell, piece in pieces.items()}
-            last = rig.daemon.presenter.last_move
-            assert last is None or str(last) in on_disk
+            assert last is None or last in on_disk
 
         try:
             for change in changes:
@@ -146,12 +147,16 @@ def test_at_every_moment_every_move_shown_is_on_disk(seed, lock_changes):
         assert recorded_moves(database) == [str(move) for move in played[: len(recorded_moves(database))]]
 
 
+def last_shown(snapshot: Snapshot) -> str | None:
+    """The last move the OLED says was made ("last: c3-c4"), if it says one."""
+    return next((line.removeprefix("last: ") for line in snapshot.screen.lines if line.startswith("last: ")), None)
+
+
 def answer(rig: Rig, played: list[Move]) -> None:
     """A question about the last move is answered as a player would: point at the move
     made, confirm (the moves the referee took, recorded or waiting, tell which)."""
-    presenter = rig.daemon.presenter
     taken = len(recorded_moves(rig.config.database)) + len(rig.daemon.waiting_moves())
-    if presenter.question and taken < len(played) and played[taken] in presenter.question:
-        while presenter.answer != played[taken]:
+    if taken < len(played) and played[taken] in rig.daemon.snapshot().question:
+        while rig.daemon.snapshot().answer != played[taken]:
             rig.press("switch")
         rig.press("confirm")

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from firmware_host.daemon.config import load_config
-from firmware_host.web.access import SECURITY_HEADERS
+from firmware_host.web.access import SECURITY_HEADERS, PinGuard, Sessions
 from firmware_host.web.protocol import MAX_ERROR_CHARS, MAX_LOG_BYTES
-from firmware_host.web.server import PIN_TRIES, SERVER_PIN_TRIES, SESSION_S, WebServer
+from firmware_host.web.server import WebServer
 from hardware.display import render
 from hardware.outputs import Screen
 from tests.sim_helpers import WAIT_S, Clock, PageClient, connect, simulated
@@ -39,7 +39,7 @@ def assert_security_headers(response: aiohttp.ClientResponse) -> None:
 
 
 def pin_other_than(pin: str) -> str:
-    return "0000" if pin != "0000" else "1111"
+    return "000000" if pin != "000000" else "111111"
 
 
 async def test_a_page_without_the_pin_sees_the_oled_with_it_starred_out(aiohttp_client, running):
@@ -163,40 +163,49 @@ async def page_clients(running: Any, **server_options: Any) -> AsyncIterator[tup
         yield server, connect_page
 
 
-async def test_one_page_guessing_the_pin_does_not_keep_another_out(aiohttp_client, running):
+async def test_one_source_guessing_the_pin_does_not_keep_another_out(aiohttp_client, running):
     clock = Clock()
     server = WebServer(running.daemon, running.simulator, host="0.0.0.0", clock=clock)
     assert server.pin is not None
-    attacker, owner = await connect(aiohttp_client, server), await connect(aiohttp_client, server)
-    for _ in range(PIN_TRIES):
+    attacker = await connect(aiohttp_client, server, source="127.0.0.2")
+    owner = await connect(aiohttp_client, server, source="127.0.0.3")
+    for _ in range(PinGuard.FREE_TRIES):
         assert (await attacker.send({"type": "pin", "pin": pin_other_than(server.pin)}))["message"] == "wrong PIN"
     assert (await attacker.send({"type": "pin", "pin": server.pin}))["message"].startswith("too many wrong PINs")
+    # Another page of the same source waits too: a new tab is no new guesser.
+    same = await connect(aiohttp_client, server, source="127.0.0.2")
+    assert (await same.send({"type": "pin", "pin": server.pin}))["message"].startswith("too many wrong PINs")
     assert (await owner.send({"type": "pin", "pin": server.pin}))["type"] == "session"
-    await attacker.close()
-    await owner.close()
+    for page in (attacker, same, owner):
+        await page.close()
 
 
-async def test_many_pages_guessing_the_pin_pause_new_sessions_but_not_those_open(aiohttp_client, running):
+async def test_many_sources_guessing_the_pin_keep_out_only_strangers_and_no_session(aiohttp_client, running):
     clock = Clock()
     server = WebServer(running.daemon, running.simulator, host="0.0.0.0", clock=clock)
     assert server.pin is not None
-    owner = await connect(aiohttp_client, server)
+    owner = await connect(aiohttp_client, server, source="127.0.0.9")
     token = (await owner.send({"type": "pin", "pin": server.pin}))["token"]
     wrong = pin_other_than(server.pin)
-    for _ in range(SERVER_PIN_TRIES // PIN_TRIES):  # each page until it must wait: a new page
-        attacker = await connect(aiohttp_client, server)
-        for _ in range(PIN_TRIES):
+    sources = PinGuard.TARGET_TRIES // PinGuard.FREE_TRIES
+    for n in range(sources):  # each source until it must wait: then another
+        attacker = await connect(aiohttp_client, server, source=f"127.0.1.{n + 1}")
+        for _ in range(PinGuard.FREE_TRIES):
             assert (await attacker.send({"type": "pin", "pin": wrong}))["message"] == "wrong PIN"
         await attacker.close()
-    newcomer = await connect(aiohttp_client, server)
+    newcomer = await connect(aiohttp_client, server, source="127.0.2.1")
     reply = await newcomer.send({"type": "pin", "pin": server.pin})
-    assert reply["message"] == "too many wrong PINs on this simulator: try again in 60 s"
+    assert reply["message"] == (
+        "too many wrong PINs for the simulator from elsewhere: try again in 3600 s, or open it at the nest"
+    )
     await owner.act({"type": "lift", "cell": "c3"})  # a session open goes on
-    again = await connect(aiohttp_client, server)
+    again = await connect(aiohttp_client, server, source="127.0.2.2")
     assert (await again.send({"type": "resume", "token": token}))["type"] == "ack"  # and resumes
-    clock.now += 61
+    known = await connect(aiohttp_client, server, source="127.0.0.9")  # a device that gave it before
+    assert (await known.send({"type": "pin", "pin": server.pin}))["type"] == "session"
+    clock.now += PinGuard.TARGET_WINDOW_S + 1
     assert (await newcomer.send({"type": "pin", "pin": server.pin}))["type"] == "session"
-    for page in (owner, newcomer, again):
+    for page in (owner, newcomer, again, known):
         await page.close()
 
 
@@ -206,7 +215,7 @@ async def test_a_session_ends_when_it_expires_and_when_the_pin_changes(aiohttp_c
     assert server.pin is not None
     page, other = await connect(aiohttp_client, server), await connect(aiohttp_client, server)
     token = (await page.send({"type": "pin", "pin": server.pin}))["token"]
-    clock.now += SESSION_S + 1
+    clock.now += Sessions.SESSION_S + 1
     reply = await page.send({"type": "lift", "cell": "c3"})
     assert reply["message"] == "the session has ended: give the PIN shown on the OLED again"
     await page.until(lambda: page.latest["hello"]["can_act"] is False)
@@ -217,7 +226,7 @@ async def test_a_session_ends_when_it_expires_and_when_the_pin_changes(aiohttp_c
     assert (await page.send({"type": "pin", "pin": old_pin}))["type"] == "session"
     renewed = await page.send({"type": "new_pin"})  # a player at the nest: someone has the PIN who should not
     assert renewed["type"] == "session"
-    assert server.pin is not None and running.daemon.presenter.pin == server.pin
+    assert server.pin is not None and running.daemon.snapshot().screen.footer.startswith(f"PIN {server.pin}")
     await other.until(lambda: other.latest["hello"]["can_act"] is False)
     assert (await other.send({"type": "lift", "cell": "c3"}))["message"].startswith("the session has ended")
     assert (await other.send({"type": "resume", "token": other_token}))["message"].startswith("that session")

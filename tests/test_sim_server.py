@@ -17,8 +17,9 @@ import pytest
 from firmware_host.cli import main
 from firmware_host.daemon.config import load_config
 from firmware_host.games.cuckoo.rules import Move, Position, Side
+from firmware_host.web.access import PIN_DIGITS, PinGuard
 from firmware_host.web.protocol import MAX_MESSAGE_BYTES
-from firmware_host.web.server import PIN_TRIES, WebServer
+from firmware_host.web.server import WebServer
 from sim.simulator import replay_pause_s
 from tests.sim_helpers import WAIT_S, Clock, connect, simulated
 
@@ -241,15 +242,15 @@ async def test_a_message_too_large_closes_the_connection(aiohttp_client, running
 async def test_away_from_this_machine_acting_needs_the_pin(aiohttp_client, running):
     clock = Clock()
     server = WebServer(running.daemon, running.simulator, host="0.0.0.0", clock=clock)
-    assert server.pin is not None and len(server.pin) == 4
+    assert server.pin is not None and len(server.pin) == PIN_DIGITS
     await asyncio.sleep(0.1)
-    assert running.daemon.presenter.footer() == f"PIN {server.pin}"  # the address comes once it serves
+    assert running.daemon.snapshot().screen.footer == f"PIN {server.pin}"  # the address comes once it serves
     page = await connect(aiohttp_client, server)
     assert (page.latest["hello"]["can_act"], page.latest["hello"]["pin_required"]) == (False, True)
     reply = await page.send({"type": "lift", "cell": "c3"})
     assert reply["message"] == "give the PIN shown on the OLED first"
     wrong = "0000" if server.pin != "0000" else "1111"
-    for _ in range(PIN_TRIES):
+    for _ in range(PinGuard.FREE_TRIES):
         assert (await page.send({"type": "pin", "pin": wrong}))["message"] == "wrong PIN"
     reply = await page.send({"type": "pin", "pin": server.pin})  # even the right one, for a while
     assert reply["message"].startswith("too many wrong PINs: try again in 30 s")

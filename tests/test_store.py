@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.games.base import public_view
 from firmware_host.games.cuckoo import CuckooGame
 from firmware_host.games.cuckoo.rules import Move, Nest, Outcome, Position, Side, WinCondition
 from firmware_host.recorder.service import RefereeService
@@ -180,9 +181,9 @@ def test_a_full_disk_is_a_storage_error_and_nothing_half_written(tmp_path):
     fill_the_disk(svc.store)
     position = svc.referee.position
     move = position.legal_moves()[0]
-    accepted = MoveAccepted(move, position.turn, 2, "x" * 500)  # one row per signal
+    accepted = MoveAccepted(move, position.turn, 2, public_view(GAME, position))  # one row per signal
     with pytest.raises(StorageUnavailableError, match=r"games\.sqlite: cannot write the game record: .*full"):
-        svc.store.record([accepted] * 50, referee_ms=0)  # more than one page holds
+        svc.store.record([accepted] * 50, positions=["x" * 500] * 50, referee_ms=0)  # more than one page holds
     assert svc.store.moves() == ["c3-c4"]  # the transaction was rolled back whole
     svc.store.close()
 
@@ -230,9 +231,10 @@ def test_a_game_from_an_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_u
         after = play_moves(Position.from_nfn(old_start), "g3-h4")
         store.record(
             [
-                GameStarted(1, "advanced-2", Side.RED, old_start, new_set=True),
-                MoveAccepted(Move.from_text("g3-h4"), Side.RED, 1, after.to_nfn()),
+                GameStarted(1, "advanced-2", Side.RED, public_view(GAME, Position.from_nfn(old_start)), new_set=True),
+                MoveAccepted(Move.from_text("g3-h4"), Side.RED, 1, public_view(GAME, after)),
             ],
+            positions=[old_start, after.to_nfn()],
             referee_ms=0,
         )
     heard: list[Signal] = []
@@ -249,8 +251,9 @@ def test_a_game_from_an_old_advanced_2_lineup_goes_on_as_recorded_and_the_next_u
     assert (setup_needed.lineup, setup_needed.fill, setup_needed.empty) == ("advanced-2", ("g3",), ("h4",))
     play(svc, "h4- g3+", 2000)  # the same cells as before: the lineups differ in which piece is where
     started = [s for s in heard if isinstance(s, GameStarted)][-1]
-    assert started.number == 2 and started.position == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
-    assert started.position.split()[0].split("/")[6] == "EECEEEE"  # red's row 3 now holds its cuckoo on c3
+    assert started.number == 2 and store.last_game() is not None
+    assert started.public_view.text == Position.from_lineup("advanced-2", turn=Side.BLUE).to_nfn()
+    assert started.public_view.text.split()[0].split("/")[6] == "EECEEEE"  # red's row 3 now holds its cuckoo on c3
     store.close()
 
 
@@ -329,11 +332,11 @@ def test_a_record_that_cannot_be_written_says_whether_it_is_locked_read_only_or_
     svc = service(path)
     play(svc, "c3- c4+", 1000)
     position = svc.referee.position
-    accepted = MoveAccepted(position.legal_moves()[0], position.turn, 2, "x" * 500)
+    accepted = MoveAccepted(position.legal_moves()[0], position.turn, 2, public_view(GAME, position))
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another program holds the file for writing
     with pytest.raises(StorageUnavailableError) as locked:
-        svc.store.record([accepted], referee_ms=0)
+        svc.store.record([accepted], positions=["x" * 500], referee_ms=0)
     other.execute("ROLLBACK")
     other.close()
     assert locked.value.trouble is StorageTrouble.LOCKED
@@ -345,12 +348,12 @@ def test_a_record_that_cannot_be_written_says_whether_it_is_locked_read_only_or_
     with pytest.raises(
         StorageUnavailableError, match=r": it is read-only \(the file, its folder or its disk\) \("
     ) as read_only:
-        svc.store.record([accepted], referee_ms=0)
+        svc.store.record([accepted], positions=["x" * 500], referee_ms=0)
     assert read_only.value.trouble is StorageTrouble.READ_ONLY
     svc.store._db.execute("PRAGMA query_only = 0")
     fill_the_disk(svc.store)
     with pytest.raises(StorageUnavailableError, match=r": the disk is full \(database or disk is full\)$") as full:
-        svc.store.record([accepted] * 50, referee_ms=0)
+        svc.store.record([accepted] * 50, positions=["x" * 500] * 50, referee_ms=0)
     assert full.value.trouble is StorageTrouble.FULL
     assert svc.store.moves() == ["c3-c4"]
     svc.store.close()

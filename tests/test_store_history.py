@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from firmware_host.games import load_game
-from firmware_host.games.base import Side
+from firmware_host.games.base import Side, public_view
 from firmware_host.recorder.store import (
     SCHEMA_VERSION,
     GameStore,
@@ -54,28 +54,27 @@ def play_live(store: GameStore, clock: Clock, record: GameRecord, *, new_set: bo
     signals per event, a millisecond or more apart."""
     clock.seconds = record.started_at
     position = GAME.read_position(record.start_position)
-    store.record(
-        [GameStarted(record.number, record.lineup, position.turn, position.to_text(), new_set=new_set)], referee_ms=0
-    )
+    started = GameStarted(record.number, record.lineup, position.turn, public_view(GAME, position), new_set=new_set)
+    store.record([started], positions=[position.to_text()], referee_ms=0)
     for event in record.events:
         clock.seconds += 0.002
         if isinstance(event, Played):
             move = position.push(GAME.read_move(event.move), lenient=record.lenient)
-            signal = MoveAccepted(
-                move, position.turn.opponent, len(position.move_stack), position.to_text(), hinted=event.hinted
-            )
-            store.record([signal], referee_ms=0)
+            view = public_view(GAME, position)
+            signal = MoveAccepted(move, position.turn.opponent, len(position.move_stack), view, hinted=event.hinted)
+            store.record([signal], positions=[position.to_text()], referee_ms=0)
         elif isinstance(event, TakeBack):
             ply = len(position.move_stack)
-            store.record([TakenBack(position.pop(), ply)], referee_ms=0)
+            store.record([TakenBack(position.pop(), ply)], positions=(), referee_ms=0)
     clock.seconds += 0.002
     outcome = position.outcome()
     if outcome is not None:
-        store.record([GameOver(outcome, (0, 0), None)], referee_ms=0)
+        store.record([GameOver(outcome, (0, 0), None)], positions=(), referee_ms=0)
     elif record.result in ("red", "blue"):
-        store.record([GameOver(GAME.resignation(Side.from_text(record.result).opponent), (0, 0), None)], referee_ms=0)
+        resigned = GameOver(GAME.resignation(Side.from_text(record.result).opponent), (0, 0), None)
+        store.record([resigned], positions=(), referee_ms=0)
     elif record.termination == "abandoned":
-        store.record([GameAbandoned(record.number)], referee_ms=0)
+        store.record([GameAbandoned(record.number)], positions=(), referee_ms=0)
 
 
 def as_stored(record: GameRecord, *, imported: bool) -> GameRecord:
@@ -132,7 +131,8 @@ def test_imported_games_stay_out_of_the_way_of_the_game_being_played(tmp_path):
         position = GAME.read_position(START)
         position.push(GAME.read_move("c3-c4"))
         move = position.push(GAME.read_move("c7-c6"))
-        store.record([MoveAccepted(move, Side.BLUE, 2, position.to_text())], referee_ms=0)
+        accepted = MoveAccepted(move, Side.BLUE, 2, public_view(GAME, position))
+        store.record([accepted], positions=[position.to_text()], referee_ms=0)
         saved = store.load()
         assert saved is not None and saved.position is not None
         assert [each.to_text() for each in saved.position.move_stack] == ["c3-c4", "c7-c6"]

@@ -63,6 +63,13 @@ def test_a_move_typed_as_two_cells_that_is_not_legal_says_why(monkeypatch, capsy
     assert "cannot read the move 'c3c'" in out and "'help' says how to write a move" in out
 
 
+def test_two_cells_read_as_a_capture_say_what_was_typed(monkeypatch, capsys):
+    code, out, _ = play(monkeypatch, capsys, "c2c3\nc2-c3\nquit\n")
+    assert code == 0
+    assert "illegal move c2xc3: c3 holds red's own egg (you typed c2c3: read as c2xc3)" in out
+    assert "illegal move c2-c3: c3 holds red's own egg\n" in out  # typed in the notation: nothing to add
+
+
 def test_the_tools_commands_keep_to_the_notation(capsys):
     # nestref position is what other tools check the rules through: it reads only the
     # notation, so that a typo there is an error rather than a guess.

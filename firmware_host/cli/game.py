@@ -141,8 +141,10 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> None:
     seconds = args.time if args.time is not None or args.nodes is not None else ANALYSE_SECONDS
     choice = game.computer(0).analyse(position, nodes=args.nodes, seconds=seconds, clock=time.monotonic)
     print(f"bestmove {choice.move}", file=out)
-    for name, value in choice.facts.items():
-        print(f"{name} {value}", file=out)
+    facts = dict(choice.facts)
+    unit = facts.pop("unit", "")  # the score's unit, in the game's words (none for a proved end)
+    for name, value in facts.items():
+        print(f"{name} {value}" + (f" ({unit})" if name == "score" and unit else ""), file=out)
 
 
 TAKE_BACK = "back"  # typed in the terminal game: take back your last move and the reply
@@ -296,6 +298,8 @@ def _ask_move(game: Game, position: Position, ask: Callable[[str], str | None], 
             continue
         illegal = position.check_move(move)
         if illegal is not None:
-            print(illegal, file=out)
+            # Two cells typed are read as the move between them: say so, or "c3c4" comes back as "c3xc4".
+            read_as = "" if text == str(move).lower() else f" (you typed {text}: read as {move})"
+            print(f"{illegal}{read_as}", file=out)
             continue
         return move

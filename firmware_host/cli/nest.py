@@ -46,6 +46,12 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
         from sim.mock_devices import open_mock_devices
 
         devices, _ = open_mock_devices(config)
+        if args.web is None:  # a mock nest has no OLED to look at: say where to watch it
+            print(
+                "A mock nest with nothing to watch: add --web 127.0.0.1:8080 to see it in a browser,"
+                " or play it with `nestref sim`.",
+                file=out,
+            )
     else:
         devices = open_devices(config, pin_factory=_real_pin_factory())
     daemon = Daemon(config, devices)
@@ -54,19 +60,27 @@ def run_run(args: argparse.Namespace, out: TextIO) -> None:
     if args.web is not None:
         from firmware_host.web.server import WebServer
 
-        server = WebServer(daemon, host=args.web[0], port=args.web[1])  # read-only: no table to act on
+        # Read-only: no table to act on. A game that hides pieces: each side's own PIN,
+        # kept beside the games (they survive a restart), never printed nor logged.
+        server = WebServer(daemon, host=args.web[0], port=args.web[1], pins_file=pins_file_for(config.database))
         add_live_panel(server, config, own_board=own_board)
 
     def started(url: str) -> None:
         logging.getLogger("nestref").info("spectator page at %s", url)
-        for side, pin in server.players.pins.pins.items() if server is not None else ():
-            # A game that hides pieces: each player's own screen, for its player alone.
-            print(
-                f"{side.capitalize()}'s own screen: {url}player.html?side={side} (PIN {pin}, for {side} alone)",
-                file=out,
-            )
+        if server is not None and server.players.is_open:
+            print(f"The players' own screens: {url}player.html (each side's PIN on the nest's OLED alone)", file=out)
 
     serve(daemon, server, started=started, stopping=stop_publishing)
+
+
+def pins_file_for(database: str) -> Path | None:
+    """Where the nest keeps its players' own PINs: beside its games (None for games kept
+    in memory: the PINs are then new at every start, as the games).
+
+    >>> pins_file_for("/var/lib/nestref/games.sqlite"), pins_file_for(":memory:")
+    (PosixPath('/var/lib/nestref/player-pins.toml'), None)
+    """
+    return None if database == ":memory:" else Path(database).with_name("player-pins.toml")
 
 
 def user_database(environ: Mapping[str, str] = os.environ) -> str:

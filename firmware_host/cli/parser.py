@@ -227,10 +227,16 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--port", type=_port, default=8090, help="the port (default 8090; 0: any free one)")
     live.set_defaults(run=run_live)
 
+    # No --game or --board here: the nest walked is the config's (its [game]), so the
+    # help lists only what the command takes.
     calibrate = commands.add_parser(
-        "calibrate", parents=[board], help="walk over the nest to map each cell to its switch (--mock: a rehearsal)"
+        "calibrate",
+        help="walk over the nest to map each cell to its switch (--mock: a rehearsal)",
+        description="The nest walked is the config's: its game and board are the config's [game].",
     )
-    calibrate.add_argument("--config", metavar="FILE", help="the config to check, and to write with --write")
+    calibrate.add_argument(
+        "--config", metavar="FILE", help="the config to check, and to write with --write (its [game] names the nest)"
+    )
     calibrate.add_argument("--write", action="store_true", help="write the map found into the config's [matrix]")
     calibrate.add_argument(
         "--mock",

@@ -7,7 +7,9 @@ and the lights; the computer chooses its moves beside it.
 - :mod:`.devices`: opening the hardware the config names;
 - :mod:`.root`: running it until SIGTERM, with whatever serves beside it;
 - :mod:`.snapshot`: what the nest shows at one moment, as one value;
-- :mod:`.config`, :mod:`.presenter`, :mod:`.outputs`, :mod:`.buttons`, :mod:`.computer`,
+- :mod:`.presenter` (the scene the outputs show), :mod:`.screens` and :mod:`.lights`
+  (what the OLED and the lights show of it, as tables);
+- :mod:`.config`, :mod:`.outputs`, :mod:`.buttons`, :mod:`.computer`,
   :mod:`.diagnostics`, :mod:`.sensor_logs`: the parts it is made of.
 
 The names below are imported when first asked for, so that importing one part (the
@@ -22,19 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from firmware_host.daemon.devices import Devices, open_devices, open_switches
-    from firmware_host.daemon.loop import Daemon
-    from firmware_host.daemon.root import Service, serve
+    from firmware_host.daemon.root import Daemon
+    from firmware_host.daemon.serving import Service, serve
     from firmware_host.daemon.snapshot import Snapshot
 
 __all__ = ["Daemon", "Devices", "Service", "Snapshot", "open_devices", "open_switches", "serve"]
 
 _HOMES = {
-    "Daemon": "loop",
+    "Daemon": "root",
     "Devices": "devices",
     "open_devices": "devices",
     "open_switches": "devices",
-    "Service": "root",
-    "serve": "root",
+    "Service": "serving",
+    "serve": "serving",
     "Snapshot": "snapshot",
 }
 

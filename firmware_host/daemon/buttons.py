@@ -20,7 +20,7 @@ from firmware_host.games.base import Side
 from firmware_host.referee.referee import Mode
 
 if TYPE_CHECKING:
-    from firmware_host.daemon.presenter import Presenter
+    from firmware_host.daemon.presenter import Scene
     from firmware_host.recorder.service import RefereeService
 
 
@@ -125,16 +125,18 @@ the web page."""
 def command_for(
     action: ButtonAction,
     service: RefereeService,
-    presenter: Presenter,
+    presenter: Scene,
     *,
     lineups: Sequence[str],
     set_players: Callable[[frozenset[Side]], None],
     ask_hint: Callable[[], object],
+    next_answer: Callable[[], None],
 ) -> Callable[[int], object]:
-    """What ``action`` asks, given what the nest is doing (docs/daemon.md): a command to
-    run at a time, in ms; one that does nothing if the press means nothing now. The
-    players' choice (confirm between games) is told to ``set_players``, a hint asked
-    for (switch pressed twice quickly in a person's turn) to ``ask_hint``."""
+    """What ``action`` asks, given what the nest shows (``presenter``) and what it is
+    doing (docs/daemon.md): a command to run at a time, in ms; one that does nothing if
+    the press means nothing now. The players' choice (confirm between games) is told to
+    ``set_players``, a hint asked for (switch pressed twice quickly in a person's turn)
+    to ``ask_hint``, the next answer pointed at to ``next_answer``."""
     referee = service.referee
     mode = referee.mode
     match (action.button, action.press):
@@ -152,7 +154,7 @@ def command_for(
             side = presenter.side
             return lambda now: service.resign(side, now)
         case ("switch", Press.SHORT) if presenter.question:
-            return lambda now: presenter.next_answer()
+            return lambda now: next_answer()
         case ("switch", Press.DOUBLE) if (
             mode is Mode.PLAYING and not presenter.question and presenter.side not in referee.computers
         ):

@@ -201,6 +201,7 @@ class Config:
     log_level: str
     computer_level: int  # the computer's level (the game's computer_levels); it plays referee.computers
     web_hosts: tuple[str, ...] = ()  # names the web page may be reached by, besides its addresses and localhost
+    spectators_on_network: bool = False  # nestref run --web: the shared page for other machines too
     clock: TimeControl | None = None  # each side's time control; None: no clock
     sound: Sound = Sound()
     broker: BrokerSettings | None = None  # the MQTT broker of remote play and live boards; None: none
@@ -246,8 +247,8 @@ def load_config(path: str | Path | None, *, game: str | None = None, board: str 
         data["players"]["level"] = min(data["players"]["level"], len(load_game(name).computer_levels))
     if board is not None:
         given = str(board)
-        usual = load_game(name).board.name if name in game_names() else None  # (a wrong name is named below)
-        data["game"]["board"] = given if given in ("", usual) else str(Path(given).absolute())
+        shipped = load_game(name).assets.board_names() if name in game_names() else ()  # (a wrong name: below)
+        data["game"]["board"] = given if given == "" or given in shipped else str(Path(given).absolute())
     return reader.read(data)
 
 
@@ -367,6 +368,7 @@ class _ConfigReader(TomlChecker):
             log_level=level,
             computer_level=computer_level,
             web_hosts=web_hosts,
+            spectators_on_network=self.boolean(data["web"]["spectators_on_network"], "web.spectators_on_network"),
             clock=self.clock(data["clock"]),
             sound=self.sound(data["sound"]),
             broker=self.broker(data["broker"]),
@@ -393,13 +395,16 @@ class _ConfigReader(TomlChecker):
 
     def game(self, name_value: Any, board_value: Any) -> Game:
         """The game ``game.name`` on the board ``game.board``: empty or the name of the
-        game's own board for that one, else the path of a board file."""
+        game's own board for that one, the name of another board the game ships for
+        that one, else the path of a board file."""
         name = self.string(name_value, "game.name", game_names())
         board = self.string(board_value, "game.board")
         usual = load_game(name)
         if board in ("", usual.board.name):
             return usual
         try:
+            if board in usual.assets.board_names():  # another board the game ships, by its name
+                return load_game(name, board)
             return load_game(name, Path(self.beside_config(board)))
         except NestrefError as error:
             raise self.fail("game.board", str(error)) from None

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Protocol
 
 from firmware_host.daemon.config import Config
-from firmware_host.daemon.loop import Daemon
 from firmware_host.daemon.presenter import View
+from firmware_host.daemon.root import Daemon
 from firmware_host.daemon.snapshot import Snapshot
 from firmware_host.games.base import Game
 from firmware_host.referee.signals import GameOver, GameStarted, Signal

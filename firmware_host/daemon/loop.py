@@ -1,12 +1,14 @@
-"""The daemon: the one composition root. Config in; drivers, referee, record and outputs
-wired; then a loop that reads the switches and shows what the referee says.
+"""The daemon's loop: the host of its parts (:mod:`firmware_host.daemon.parts`).
 
-``nestref run --config FILE`` runs it on the Pi (systemd keeps it running); the
-simulator runs the very same :class:`Daemon` on the libraries' mock devices. The loop
-wakes ``scan_hz`` times a second: it reads the matrix, hands the changes to the
-referee, lets the referee's time move on, handles button presses, and refreshes the
-OLED and the lights. SIGTERM or SIGINT stop it cleanly: the record is closed and the
-lights and the OLED are left dark.
+It wakes ``scan_hz`` times a second (slower once the nest is still): it reads the
+switch matrix and hands each change to the parts and the referee, runs what was posted
+to it from other threads, lets the referee's time move on, and gives every part its
+turn; each signal the referee announces (already recorded) goes to the scene, the parts
+and the listeners, and whatever changed is shown again from the scene and the parts'
+gathered statuses. A turn that reads no change, with nothing posted and nothing due, ends after
+the scan: the parts say when they next need a whole turn. What the parts are is the
+composition root's (:mod:`firmware_host.daemon.root`); the loop knows none of them but
+the sensors'.
 """
 
 from __future__ import annotations
@@ -16,35 +18,28 @@ import dataclasses
 import logging
 import math
 import queue
-import socket
 import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
-from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
-from firmware_host.daemon.diagnostics import boot_checks
-from firmware_host.daemon.outputs import Outputs
-from firmware_host.daemon.presenter import Presenter, View
-from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
-from firmware_host.daemon.sensor_logs import SensorLogs
-from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
+from firmware_host.daemon.parts.buttons import Buttons
+from firmware_host.daemon.parts.outputs import Outputs
+from firmware_host.daemon.parts.part import Part
+from firmware_host.daemon.parts.record import Record
+from firmware_host.daemon.parts.sensors import Sensors
+from firmware_host.daemon.presenter import Scene, View
+from firmware_host.daemon.screens import screen
+from firmware_host.daemon.statuses import Gathered, gather
 from firmware_host.daemon.switches import SwitchMap
-from firmware_host.daemon.tunes import Cue, cue_for, tune
-from firmware_host.games.base import ComputerChoice, HiddenPieces, Move, Position, Side, players_set_up, public_view
+from firmware_host.daemon.tunes import Cue
+from firmware_host.games.base import Position
 from firmware_host.recorder.service import RefereeService
-from firmware_host.recorder.store import GameStore, GameSummary, RecordedGame, StorageUnavailableError
-from firmware_host.records import GameRecord
-from firmware_host.referee.referee import CommandError, Mode
-from firmware_host.referee.sensor_log import SensorLogHeader
-from firmware_host.referee.signals import GameStarted, SetupProgress, SetupState, Signal
-from firmware_host.remote.kept import kept_path, nest_name
-from hardware.buttons import PinButtons
+from firmware_host.referee.signals import Signal
+from hardware.outputs import Screen
 from hardware.sensors import Crossing, ScanUpdate
 
 if TYPE_CHECKING:
@@ -60,10 +55,11 @@ ASLEEP_S = 300.0  # after this long without a change nobody is playing: scan slo
 # listener): a thread that holds the interpreter hands it back to the loop this often
 # (Python's default, 5 ms, would let one delay a scan by that much).
 SWITCH_INTERVAL_S = 0.0005
+HOOKS = ("sensed", "heard", "turn", "next_due", "status")  # those the loop calls on every part, often
 
 
-class Daemon:
-    """The referee at work on one nest."""
+class Loop:
+    """The referee at work on one nest: the switches read, the parts run in turn."""
 
     def __init__(
         self,
@@ -72,37 +68,26 @@ class Daemon:
         *,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
-        address: str = "",
-        computer_seed: int | None = None,
-        remote_nest: str | None = None,
     ) -> None:
-        """``computer_seed`` makes the computer's choices repeatable (tests); by default
-        it is drawn from the wall clock, and logged. ``remote_nest``: this nest's name
-        in remote play, if not the config's (``[remote] nest``, or else the host's)."""
         self.config = config
         self.devices = devices
         self.clock = clock
         self.wall_clock = wall_clock
-        self.presenter = Presenter(
-            config.game,
-            address=address,
-            computers=config.referee.computers,
-            computer_level=config.computer_level,
-        )
-        seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
-        self._seed = seed
-        self.computer = ComputerPlayer(
-            config.game,
-            level_number=config.computer_level,
-            seed=seed,
-            deliver=lambda history, result: self.post(lambda: self._computer_chose(history, result)),
-        )
-        self.gestures = ButtonGestures()
+        # What the outputs show: replaced whole, by each signal and by the parts' statuses.
+        self.scene = Scene(config.game, computers=config.referee.computers, computer_level=config.computer_level)
         self.service: RefereeService | None = None  # started once the switches are read
+        self.paused = False
+        self.switch_map = SwitchMap(config.matrix, config.game.board)
+        self.parts: list[Part] = []  # in the order they take their turns (the root lists them: set_parts)
+        self._hooked: dict[str, list[Part]] = {}  # by hook: the parts that have it (a loop over no-ops costs)
+        self._gathered: Gathered | None = None  # what the scene last took of the parts
+        # The parts the loop itself needs: the record it starts the referee on, the
+        # sensors it tests, the buttons of the matrix, the outputs it draws.
+        self.record = Record(self)
+        self.sensors = Sensors(self)
+        self.outputs = Outputs(devices, clock, config.sound)
+        self.buttons: Buttons | None = None  # the root's
         self._t0 = clock()
-        self._store: GameStore | None = None
-        self._recorded: RecordedGame | None = None  # the last game as read from the record
-        self._is_recorded_stale = True  # something was recorded since it was read
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         # Released by post(), held otherwise: run_alone's wait on it ends early when
         # something is posted. A bare lock's timed acquire is one call, as a plain sleep
@@ -110,66 +95,38 @@ class Daemon:
         self._posted = threading.Lock()
         self._posted.acquire()
         self._asleep: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None  # run()'s sleep
-        self._pin_buttons: PinButtons | None = None
-        self.switch_map = SwitchMap(config.matrix, config.game.board)
         self._closed: frozenset[Crossing] = frozenset()
         self._last_activity = float("-inf")
         self._quiet_until: float = 0  # referee ms: until then a turn that reads no change ends after the scan
-        self._sensor_logs = SensorLogs(config.sensor_log, wall_clock=wall_clock) if config.sensor_log else None
-        self._self_tested = False
-        self._paused = False
         self._switch_interval = sys.getswitchinterval()  # Python's own, restored on close
-        self.outputs = Outputs(devices, clock)
-        self.findings: list[str] = []
         self._listeners: list[Callable[[Signal], None]] = []
-        self._cue_listeners: list[Callable[[Cue], None]] = []
-        self._hint_for: tuple[Move, ...] | None = None  # the moves before the position a hint is wanted in
-        self.remote: RemotePlay | None = None  # with a [broker]: the other nest seated as the computer
-        if config.broker is not None:
-            self.remote = RemotePlay(
-                config.game,
-                config.broker,
-                nest_name=remote_nest or config.remote_nest or nest_name(socket.gethostname()),
-                nest=self,
-                kept=kept_path(config.database),
-                lineup=config.lineup,
-                first_starter=config.referee.first_starter,
-                clock=clock,
-            )
-        self._own_setups: dict[Side, object] = {}  # what each player's screen gave, for that screen alone
-        self._setup_progress: dict[Side, SetupProgress] = {}
-        # The game as one that hides its pieces, or None; asked once, not every turn:
-        # two checks against a runtime protocol were a quarter of a whole turn.
-        self._hiding: HiddenPieces | None = config.game if isinstance(config.game, HiddenPieces) else None
-        self._turn_ends: list[Callable[[], None]] = []
+
+    # -- the parts ------------------------------------------------------------------------
+
+    def set_parts(self, parts: list[Part]) -> None:
+        """The parts, in the order they take their turns."""
+        self.parts = list(parts)
+        self._hooked = {
+            hook: [part for part in self.parts if getattr(type(part), hook) is not getattr(Part, hook)]
+            for hook in HOOKS
+        }
+        self._quiet_until = 0  # a new part's first turn: a whole one
+
+    def add_part(self, part: Part) -> None:
+        """One part more, after the others (a live board's feed); started with the rest."""
+        self.set_parts([*self.parts, part])
 
     # -- lifecycle ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Open the record and the buttons, run the boot self-test, show "starting"."""
-        config = self.config
-        if config.database != ":memory:":
-            folder = Path(config.database).parent
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise StorageUnavailableError(
-                    f"{config.database}: cannot make the folder {folder}: {error.strerror}"
-                ) from None
-        self._store = GameStore(config.database, game=config.game, clock=self.wall_clock)
-        pins = {name: pin for name, pin in config.buttons.items() if pin is not None}
-        if pins:
-            self._pin_buttons = PinButtons(pins, pin_factory=self.devices.pin_factory, on_change=self.button_changed)
+        """Open the record, start the parts, run the boot self-test, show "starting"."""
+        self.record.open()
         sys.setswitchinterval(SWITCH_INTERVAL_S)
-        if config.referee.computers:  # started now, so that its first move does not wait for it
-            self.computer.start()
         self._self_test()
-        if self.remote is not None:
-            # Told the signals after the listeners already subscribed (the page; a
-            # benchmark's clock, which so sees a move accepted before it is sent).
-            self.subscribe(self.remote.heard)
-            self.remote.start()
-        self._show()
+        for part in self.parts:  # (after the listeners subscribed: the page's, a benchmark's)
+            part.start()
+        self.show()
+        config = self.config
         logger.info(
             "daemon started",
             extra={
@@ -177,21 +134,11 @@ class Daemon:
             },
         )
 
-    def _close_sensor_log(self) -> None:
-        if self._sensor_logs is not None:
-            self._sensor_logs.close()
-
     def close(self) -> None:
-        """Stop cleanly: the record closed, buttons released, lights and OLED dark."""
-        if self.remote is not None:
-            self.remote.close()
-        self.computer.close()
+        """Stop cleanly: the parts closed (the record last), lights and OLED dark."""
+        for part in reversed(self.parts):
+            part.close()
         sys.setswitchinterval(self._switch_interval)
-        if self._pin_buttons is not None:
-            self._pin_buttons.close()
-        self._close_sensor_log()
-        if self._store is not None:
-            self._store.close()
         self.devices.close()
         logger.info("daemon stopped")
 
@@ -265,45 +212,25 @@ class Daemon:
             self.restart()
 
     def step(self) -> None:
-        """One turn of the loop: switches, commands, time, outputs. A quiet turn (the
-        switches as they were, nothing asked, nothing due) ends after the scan: most of
-        an idle nest's turns are such, and the rest of a turn costs twice the scan."""
+        """One turn of the loop: switches, what was posted, the referee's time, the parts."""
         now = self.now_ms()
         updates = self.devices.switches.poll()
         if now < self._quiet_until and self._is_quiet(updates):
             return
-        if updates and not self._self_tested:
+        if updates and not self.sensors.is_tested:
             self._self_test(updates)  # a serial scanner's first reports come a little late
         for update in updates:
             self._on_scan(update, now)
-        self._check_link()
         while True:
             try:
                 command = self._commands.get_nowait()
             except queue.Empty:
                 break
             command()
-        for action in self.gestures.tick(now / 1000):
-            self._on_button(action, now)
-        if self.remote is not None:
-            self._remote_turn(now)
-        if self.service is not None and not self._paused:
-            self._publish(self.service.tick(now))
-            saved = (self.service.storage_ok, self.service.storage_trouble.value)
-            if saved != (self.presenter.storage_ok, self.presenter.storage_trouble):
-                self.presenter.storage_ok, self.presenter.storage_trouble = saved
-                self._show()
-            if self.service.low_time(now) is not None:
-                self._sound(Cue.LOW_TIME)
-            clock = self.service.clock_display(now)
-            if clock != self.presenter.clock:  # a game with a clock: its time, every second
-                self.presenter.clock = clock
-                self._show()
-        self._set_up_computers()
-        self._drive_computer()
-        self.outputs.refresh()
-        for ended in self._turn_ends:
-            ended()
+        if self.service is not None and not self.paused:
+            self.publish(self.service.tick(now))
+        for part in self._hooked["turn"]:
+            part.turn(now)
         self._quiet_until = self._next_due(now)
 
     def _is_quiet(self, updates: list[ScanUpdate]) -> bool:
@@ -312,43 +239,32 @@ class Daemon:
         for update in updates:  # (the matrix hands the last report again when nothing changed: ``is``)
             if update.flickered or (update.closed is not closed and update.closed != closed):
                 return False
-        return self._commands.empty() and self.devices.switches.connected == self.presenter.sensors_connected
+        return self._commands.empty() and self.sensors.is_link_as_shown
 
     def _next_due(self, now: int) -> float:
         """Until when (referee ms) turns may be quiet: the first time something is due
-        by itself — a referee deadline, a button's hold, a note, the record's next try,
-        the link's tick, a blink — and never while the computer is wanted or the
+        by itself — a referee deadline, or the first a part names — and never while the
         referee is not running (a game's start, a pause)."""
         service = self.service
-        if (
-            service is None
-            or self._paused
-            or not self._self_tested
-            or service.referee.wants_computer_move
-            or self._computer_setup_wanted()
-        ):
+        if service is None or self.paused or not self.sensors.is_tested:
             return now
-        times = [service.next_deadline(now)]
-        held = self.gestures.next_deadline()
-        if held is not None:
-            times.append(int(held * 1000))
-        if self.outputs.is_sounding:
-            times.append(now)
-        for moment in (self.outputs.next_change(), self.remote.next_turn() if self.remote is not None else None):
-            if moment is not None:  # a blink, the link's tick
-                times.append(self._in_referee_ms(moment, now))
-        return min((time for time in times if time is not None), default=math.inf)
-
-    def _in_referee_ms(self, moment: float, now: int) -> int:
-        """``moment`` of the loop's clock (the lights' and the link's), in referee ms."""
-        return now + max(0, int((moment - self.clock()) * 1000))
+        due: float = math.inf
+        deadline = service.next_deadline(now)
+        if deadline is not None:
+            due = deadline
+        for part in self._hooked["next_due"]:
+            moment = part.next_due(now)
+            if moment is not None and moment < due:
+                due = moment
+        return due
 
     def restart(self) -> None:
         """Start the referee again from what the record holds (after a bug), with what
         the nest holds now; what was not yet recorded is felt again."""
         self.service = None
-        self.gestures = ButtonGestures()
-        self._close_sensor_log()
+        for part in self.parts:
+            with contextlib.suppress(Exception):
+                part.restarted()
         with contextlib.suppress(Exception):
             self._start_referee(self._closed, self.now_ms())
 
@@ -361,379 +277,41 @@ class Daemon:
         if asleep is not None:  # run() sleeps in asyncio: woken through its loop
             asleep[0].call_soon_threadsafe(_wake, asleep[1])
 
-    def button_changed(self, name: str, pressed: bool) -> None:
-        """A button on a GPIO pin went down or up (from gpiozero's thread). The time is
-        taken now, not when the loop gets to it, so a press is timed right."""
-        now = self.now_ms()
-        self.post(lambda: self._on_button_change(name, pressed, now))
+    # -- the switches ---------------------------------------------------------------------
 
-    # -- the computer -----------------------------------------------------------------------
-
-    def _drive_computer(self) -> None:
-        """Have the computer choose while the referee wants its move, or a hint the
-        players asked for in the position they are in; stop it otherwise."""
-        service = self.service
-        if service is None or self._paused:
-            self.computer.want(None)
-            return
-        referee = service.referee
-        if referee.wants_computer_move:
-            is_remote = self.remote is not None and self.remote.is_paired  # the other nest chooses
-            self.computer.want(None if is_remote else referee.position)
-            return
-        position = referee.position
-        if self._hint_for is not None and (position is None or position.move_stack != self._hint_for):
-            self._hint_for = None  # a move, a take back or a new game came first
-        self.computer.want(position if self._hint_for is not None else None)
-
-    def ask_hint(self) -> None:
-        """The players ask for a hint (switch pressed twice, or the page): the engine
-        chooses the side to move's move at the computer's level, in its own process as
-        for its own moves, and it is lit on the nest and said on the OLED; the move made
-        next is marked in the record. From the loop. Raises :class:`CommandError` when no
-        hint can be given now (no game, the computer's turn, a question open)."""
-        service = self.service
-        referee = service.referee if service is not None else None
-        position = referee.position if referee is not None else None
-        if referee is None or position is None or referee.mode is not Mode.PLAYING or self.presenter.question:
-            raise CommandError("a hint is for a person's turn in a game")
-        if position.turn in referee.computers:
-            raise CommandError("it is the computer's turn: it needs no hint")
-        if self.presenter.hint is not None or self._hint_for == position.move_stack:
-            return  # given, or on its way
-        self._hint_for = position.move_stack
-        self.presenter.hint_wanted = True
-        logger.info("a hint is asked for", extra={"fields": {"side": position.turn.label}})
-        self._show()
-
-    def _computer_chose(self, history: tuple[Move, ...], result: ComputerChoice) -> None:
-        """The engine's choice, in the loop: shown, if still wanted for that position."""
-        service = self.service
-        if service is None or not self.computer.is_searching_for(history):
-            return  # a take back, a new game or a person taking over came first
-        position = service.referee.position
-        if self._hint_for == history and position is not None and position.move_stack == history:
-            self._hint_chosen(service, history, result)
-            return
-        if position is None or position.move_stack != history or not service.referee.wants_computer_move:
-            return
-        self.computer.delivered()
-        logger.info("the computer chose %s", result.move, extra={"fields": dict(result.facts)})
-        try:
-            self._publish(service.play_computer_move(result.move, self.now_ms()))
-        except CommandError as error:
-            logger.error("the computer's move was not taken: %s", error)
-
-    def _hint_chosen(self, service: RefereeService, history: tuple[Move, ...], result: ComputerChoice) -> None:
-        self.computer.delivered()
-        self._hint_for = None
-        service.hint_shown(history)
-        self.presenter.hint_wanted, self.presenter.hint = False, result.move
-        logger.info("hint: %s", result.move, extra={"fields": dict(result.facts)})
-        self._show()
-
-    def set_players(self, computers: frozenset[Side], level_number: int | None = None) -> None:
-        """The computer plays ``computers`` (none: people play both), at ``level_number``
-        if given; from the loop (the web page posts it). Raises
-        :class:`~firmware_host.daemon.computer.UnknownLevelError` for a level that does not
-        exist."""
-        if level_number is not None:
-            self.computer.set_level(level_number)
-            self.presenter.computer_level = level_number
-        self.presenter.computers = computers
-        if self.service is not None:
-            self._publish(self.service.set_computers(computers, self.now_ms()))
-        logger.info(
-            "players",
-            extra={
-                "fields": {
-                    "computer": " ".join(side.label for side in Side if side in computers) or "none",
-                    "level": self.computer.level,
-                }
-            },
-        )
-        self._show()
-
-    # -- remote play ------------------------------------------------------------------------
-
-    def _remote_turn(self, now: int) -> None:
-        assert self.remote is not None
-        if self.service is not None and not self._paused:
-            self._publish(self.remote.turn(self.service, now))
-        shown = self.remote.shown_if_changed()
-        if shown is not None and shown != self.presenter.remote:
-            self.presenter.remote = shown
-            self._show()
-
-    def remote_action(self, kind: str, fields: dict[str, Any]) -> None:
-        """A request of the page for remote play (``remote_offer``, ``remote_join``, ...:
-        :meth:`RemotePlay.act`), in the loop's thread. Raises
-        :class:`~firmware_host.daemon.remote_play.RemotePlayError`."""
-        if self.remote is None:
-            raise RemotePlayError("no broker: name one in the config's [broker] (or --broker)")
-        try:
-            self.remote.act(kind, fields, self.service, self.now_ms())
-        finally:
-            self._remote_turn(self.now_ms())
-            self._show()
-
-    def link_lost(self) -> None:
-        """The remote link or the other nest dropped: its cue, on the piezo and the pages."""
-        self._sound(Cue.LINK_LOST)
-
-    def _check_link(self) -> None:
-        """A serial scanner may come and go (a pulled cable): say so on the OLED."""
-        connected = self.devices.switches.connected
-        if connected != self.presenter.sensors_connected:
-            self.presenter.sensors_connected = connected
-            (logger.info if connected else logger.warning)("sensors %s", "connected" if connected else "not connected")
-            self._show()
-
-    def recorded_game(self) -> RecordedGame | None:
-        """The last game as the record has it: what a screen may show as played. Read
-        again only after something new was recorded; while the record cannot be read
-        (another program holds it), what was read last, which is on disk too."""
-        if self._is_recorded_stale and self._store is not None:
-            try:
-                self._recorded = self._store.last_game()
-                self._is_recorded_stale = False
-            except StorageUnavailableError as error:
-                logger.debug("%s; the page shows the game as last read", error)
-        return self._recorded
-
-    def past_games(self) -> list[GameSummary]:
-        """Every game in the record, oldest first (the page's history). Raises
-        :class:`StorageUnavailableError` if the record cannot be read now."""
-        if self._store is None:
-            return []
-        return self._store.games()
-
-    def past_game(self, game_id: int) -> GameRecord:
-        """The game ``game_id`` of the record as a game record (what ``nestref export``
-        writes). Raises :class:`~firmware_host.recorder.store.UnknownGameError`,
-        :class:`~firmware_host.recorder.store.StoreError` and
-        :class:`StorageUnavailableError`."""
-        if self._store is None:
-            raise StorageUnavailableError("the game record is not open yet")
-        return self._store.game_record(game_id)
-
-    def waiting_moves(self) -> list[Move]:
-        """The moves the referee accepted that wait to be recorded (the record cannot
-        be written): shown as waiting, not as played."""
-        return self.service.waiting_moves() if self.service is not None else []
-
-    # -- for the web page and the simulator ---------------------------------------------------
-
-    def subscribe(self, listener: Callable[[Signal], None]) -> None:
-        """Have ``listener`` told every signal of the referee, once it is recorded."""
-        self._listeners.append(listener)
-
-    def subscribe_cues(self, listener: Callable[[Cue], None]) -> None:
-        """Have ``listener`` told every cue the daemon sounds (or would, with ``[sound]
-        enabled``), as it sounds it: the page plays them too."""
-        self._cue_listeners.append(listener)
-
-    def at_turn_end(self, callback: Callable[[], None]) -> None:
-        """Have ``callback`` called at the end of every turn of the loop, in its thread
-        (the live board's feed takes its snapshot there, once a turn's signals are all
-        announced); it must be quick, and catch its own errors."""
-        self._turn_ends.append(callback)
-        self._quiet_until = 0  # its first call: at the end of the next turn, a whole one
-
-    def snapshot(self) -> Snapshot:
-        """What the nest shows now."""
-        presenter, devices = self.presenter, self.devices
-        display = devices.display
-        recorded = self.recorded_game() if presenter.view not in (View.STARTING, View.SETUP) else None
-        service = self.service
-        referee = service.referee if service is not None else None
-        playing = presenter.view in (View.PLAYING, View.QUESTION, View.CORRECTING)
-        if display is None:
-            frames, image = 0, None
-        else:  # luma's dummy device keeps the frame it was sent; a real one does not
-            sent = getattr(display.device, "image", None)
-            frames, image = display.frames, display.image if sent is None else sent
-        game = GameShown(
-            number=presenter.number,
-            to_move=presenter.side if playing else None,
-            moves=tuple(recorded.moves) if recorded is not None else (),
-            waiting=tuple(str(move) for move in self.waiting_moves()),
-            saved=presenter.storage_ok,
-            score=presenter.score,
-            position=recorded.position if recorded is not None else "",
-            lineup=referee.lineup if referee is not None else self.config.lineup,
-            computers=presenter.computers,
-            level=presenter.computer_level,
-            thinking=presenter.thinking and playing,
-            computer_move=presenter.computer_move if playing else None,
-            clock=presenter.clock,
-        )
-        return Snapshot(
-            view=presenter.view,
-            screen=(display.screen if display is not None and display.screen else None) or presenter.screen(),
-            public_screen=presenter.screen(show_pin=False),
-            oled_frames=frames,
-            oled_image=image,
-            status_lights=devices.status_lights.lit() if devices.status_lights is not None else {},
-            cell_lights=frozenset(devices.cell_lights.lit()) if devices.cell_lights is not None else frozenset(),
-            game=game,
-            findings=tuple(self.findings),
-            remote=presenter.remote,
-        )
-
-    # -- the players' own screens (a game that hides pieces) -----------------------------
-
-    def give_setup(self, side: Side, text: str) -> None:
-        """``side``'s whole set-up, in the game's set-up notation, from its player's own
-        screen; from the loop (the web page's server runs in it). Raises a
-        :class:`~firmware_host.errors.NestrefError` saying what is wrong with it, or
-        :class:`CommandError` when no set-up is awaited."""
-        service = self._setup_service()
-        hiding = players_set_up(self.config.game)
-        assert hiding is not None
-        setup = hiding.read_setup(side, text)
-        if setup.side is not side:
-            raise CommandError(f"that set-up is {setup.side.label}'s, not {side.label}'s")
-        self._publish(service.give_setup(setup, self.now_ms()))
-        self._own_setups[side] = setup
-
-    def guide_setup(self, side: Side) -> None:
-        """``side`` places its pieces one at a time, as its own screen asks. Raises
-        :class:`CommandError` when no set-up is awaited."""
-        self._publish(self._setup_service().guide_setup(side, self.now_ms()))
-        self._own_setups.pop(side, None)
-
-    def clear_setup(self, side: Side) -> None:
-        """``side``'s set-up withdrawn. Raises :class:`CommandError` when none is awaited."""
-        self._publish(self._setup_service().clear_setup(side, self.now_ms()))
-        self._own_setups.pop(side, None)
-
-    def _set_up_computers(self) -> None:
-        """A side the computer plays has no screen to give its set-up from: while the
-        referee waits for it, the daemon gives one drawn for it (the game's
-        ``computer_setup``). The computer itself still plays from its view alone."""
-        game = self._hiding
-        if game is None or self.service is None or self._paused:
-            return
-        for side in self._computer_sides_to_set_up():
-            setup = game.computer_setup(side, self._seed + self.presenter.number)
-            try:
-                self._publish(self.service.give_setup(setup, self.now_ms()))
-            except CommandError as error:
-                logger.info("no set-up for the computer's side now: %s", error)
-                self._setup_progress.pop(side, None)  # not asked again until the referee says so
-            else:
-                logger.info("the computer's side is set up", extra={"fields": {"side": side.label}})
-
-    def _computer_sides_to_set_up(self) -> list[Side]:
-        """The computer's sides the referee waits for a set-up of."""
-        return [
-            side
-            for side in self.presenter.computers
-            if (progress := self._setup_progress.get(side)) is not None and progress.state is SetupState.WAITING
-        ]
-
-    def _computer_setup_wanted(self) -> bool:
-        return self._hiding is not None and bool(self._computer_sides_to_set_up())
-
-    def _setup_service(self) -> RefereeService:
-        if players_set_up(self.config.game) is None:
-            raise CommandError(f"{self.config.game.title} has no set-ups made on the players' screens")
-        if self.service is None:
-            raise CommandError("the referee has not started yet")
-        return self.service
-
-    def private_view(self, side: Side) -> PrivateView | None:
-        """What ``side``'s own screen shows (None: the game hides nothing). Private: for
-        that player's authenticated screen alone."""
-        game = self._hiding
-        if game is None:
-            return None
-        referee = self.service.referee if self.service is not None else None
-        position = referee.position if referee is not None else None
-        progress = self._setup_progress.get(side)
-        setting_up = self.presenter.view in (View.SETUP, View.STARTING) or position is None
-        if setting_up:
-            setup = self._own_setups.get(side)
-            cells = dict(game.setup_letters(setup)) if setup is not None else {}
-        else:
-            assert position is not None
-            cells = dict(game.letters_seen_by(position, side))
-        return PrivateView(
-            side=side,
-            cells=cells,
-            setup_state=(progress.state.value if progress is not None else "waiting") if setting_up else "",
-            placed=progress.placed if progress is not None else 0,
-            total=progress.total if progress is not None else 0,
-            prompt=referee.placement_prompt(side) if referee is not None and setting_up else None,
-        )
-
-    def show_address(self, address: str) -> None:
-        """The web page's address, on the OLED's bottom line."""
-        self.presenter.address = address
-        self._show()
-
-    def show_pin(self, pin: str) -> None:
-        """The PIN that lets a page at another machine act, on the OLED's bottom line
-        (and nowhere else)."""
-        self.presenter.pin = pin
-        self._show()
-
-    def position_now(self) -> Position | None:
-        """The game's position as the referee has it now (the simulator starts a sensor
-        log from it), or None between games."""
-        return (
-            self.service.referee.position.copy() if self.service is not None and self.service.referee.position else None
-        )
-
-    def pause(self) -> None:
-        """Stop refereeing while the simulator rearranges the nest (a replay's start):
-        the switches are still read, but nobody is told."""
-        self._paused = True
-        self._quiet_until = 0
-
-    def begin_game_from(self, position: Position) -> None:
-        """A new set from ``position``, at once, the nest taken to show it (a replay
-        starts so); refereeing goes on if it was paused."""
-        self._close_sensor_log()
-        self._start_referee(self._closed, self.now_ms(), position=position)
-        self._paused = False
+    def occupied(self) -> list[str]:
+        """The cells the nest holds pieces on now, as the switches read."""
+        return self.switch_map.cells_in(self._closed)
 
     def _on_scan(self, update: ScanUpdate, now: int) -> None:
         previous, self._closed = self._closed, update.closed
-        if self._paused:
+        if self.paused:
             return
         if self.service is None:  # the first reading: what the nest holds at start
             self._start_referee(update.closed, now)
             return
-        readings = self.switch_map.readings(previous, update)
-        if any(self.switch_map.names.get(crossing) not in self.presenter.faults for crossing, _ in readings):
+        switch_map = self.switch_map
+        readings = switch_map.readings(previous, update)
+        if any(switch_map.names.get(crossing) not in self.scene.faults for crossing, _ in readings):
             self._last_activity = self.clock()  # a faulty switch's noise does not keep the scan fast
         for crossing, closed in readings:
-            self._reading(crossing, closed, now)
-
-    def _reading(self, crossing: Crossing, closed: bool, now: int) -> None:
-        switch_map = self.switch_map
-        if crossing in switch_map.cells:
-            cell = switch_map.cells[crossing]
-            if self._sensor_logs is not None:
-                self._sensor_logs.reading(
-                    now, cell, closed, header=lambda: self._sensor_log_header(switch_map.cells_in(self._closed))
-                )
-            assert self.service is not None
-            self._publish(self.service.sense(cell, closed, now))
-        elif crossing in switch_map.buttons:
-            self._on_button_change(switch_map.buttons[crossing], closed, now)
+            if crossing in switch_map.cells:
+                cell = switch_map.cells[crossing]
+                for part in self._hooked["sensed"]:
+                    part.sensed(cell, closed, now)
+                self.publish(self.service.sense(cell, closed, now))
+            elif crossing in switch_map.buttons and self.buttons is not None:
+                self.buttons.changed(switch_map.buttons[crossing], closed, now)
 
     def _start_referee(self, closed: frozenset[Crossing], now: int, position: Position | None = None) -> None:
         """Resume the record's game; or, given ``position``, begin a new set from it."""
         config = self.config
-        assert self._store is not None
+        assert self.record.store is not None
         occupied = self.switch_map.cells_in(closed)
         self.service = RefereeService.start(
             config.game,
-            settings=dataclasses.replace(config.referee, computers=self.presenter.computers),  # as last chosen
-            store=self._store,
+            settings=dataclasses.replace(config.referee, computers=self.scene.computers),  # as last chosen
+            store=self.record.store,
             announce=self._announce,
             lineup=config.lineup,
             occupied=occupied,
@@ -742,121 +320,86 @@ class Daemon:
             resume=position is None,
             control=config.clock,
         )
-        self._is_recorded_stale = True
-        self._open_sensor_log(occupied)
-        self._show()
-
-    def _sensor_log_header(self, occupied: list[str]) -> SensorLogHeader:
-        position = self.service.referee.position if self.service is not None else None
-        public = public_view(self.config.game, position) if position is not None else None
-        return SensorLogHeader(public, tuple(occupied))
-
-    def _open_sensor_log(self, occupied: list[str]) -> None:
-        """Begin a sensor log of the raw readings, with what the nest holds."""
-        if self._sensor_logs is not None and self.service is not None:
-            self._sensor_logs.begin(self._sensor_log_header(occupied))
-
-    # -- buttons --------------------------------------------------------------------------
-
-    def _on_button_change(self, name: str, pressed: bool, now: int) -> None:
-        for action in self.gestures.change(name, pressed, now / 1000):
-            self._on_button(action, now)
-
-    def _on_button(self, action: ButtonAction, now: int) -> None:
-        """What a press means depends on what the nest is doing (docs/daemon.md)."""
-        if self.service is None:
-            return
-        logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
-        remote, question_open = self.remote, self.presenter.answer is not None
-        if remote is not None and remote.button(action, self.service, now, question_open=question_open):
-            self._remote_turn(now)
-            self._show()
-            return
-        try:
-            lineups = self.config.game.lineups
-            command_for(
-                action,
-                self.service,
-                self.presenter,
-                lineups=lineups,
-                set_players=self.set_players,
-                ask_hint=self.ask_hint,
-            )(now)
-        except CommandError as error:
-            logger.info("button ignored: %s", error)
-        self._show()
-
-    # -- outputs --------------------------------------------------------------------------
-
-    def _announce(self, signal: Signal) -> None:
-        """A signal, already recorded: log it, show it, pass it on."""
-        self._is_recorded_stale = True
-        logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
-        self.presenter.apply(signal)
-        if isinstance(signal, SetupProgress):
-            self._setup_progress[signal.side] = signal
-        elif isinstance(signal, GameStarted):
-            self._own_setups.clear()  # the game has them now: the screens show its position
-        cue = cue_for(signal, move_accepted=self.config.sound.move_accepted)
-        if cue is not None:
-            self._sound(cue)
-        for listener in self._listeners:
-            listener(signal)
-
-    def _sound(self, cue: Cue) -> None:
-        """Sound ``cue`` on the piezo (with ``[sound] enabled``), and tell the pages (which
-        have their own mute)."""
-        if self.config.sound.enabled:
-            self.outputs.sound(tune(cue))
-        for listener in self._cue_listeners:
-            listener(cue)
-
-    def _publish(self, signals: list[Signal]) -> None:
-        self._quiet_until = 0  # the referee was asked something, maybe between turns: a whole turn next
-        if signals:
-            self._show()
-
-    def redraw(self) -> None:
-        """Show again what the presenter says (after something outside the referee
-        changed it, such as the web page's address)."""
-        self._show()
-
-    def _show(self) -> None:
-        self.outputs.show(self.presenter)
-        # What is shown changed, maybe outside a turn (the page's actions call in from
-        # the loop's own thread, between turns): the next turn is a whole one.
-        self._quiet_until = 0
+        for part in self.parts:
+            part.referee_started(occupied)
+        self.show()
 
     def _self_test(self, first: list[ScanUpdate] | None = None) -> None:
-        """Scan a few times with nobody touching the nest; report what is wrong on the
-        OLED until the first move, and in the log."""
+        """Scan a few times with nobody touching the nest; what is wrong is on the OLED
+        until the first move, and in the log."""
         scans = [update.closed for update in first or []]
         for _ in range(BOOT_SCANS if first is None else 0):
             scans += [update.closed for update in self.devices.switches.poll()]
         if not scans:
             return  # a serial scanner has not reported yet: the test runs on its first report
-        self._self_tested = True
-        empty_expected = not self._store_holds_game()
-        occupied = self.switch_map.cells_in(scans[-1]) if empty_expected else []
-        findings = boot_checks(scans, self.config.matrix, occupied=occupied)
-        for finding in findings:
-            self.findings.append(finding.to_text())
-            logger.warning("self-test: %s", finding.to_text())
-        if findings:  # on the OLED until the first move; the log has the words
-            self.presenter.notice = "check " + " ".join(place for f in findings for place in f.where)
+        empty_expected = not self.record.holds_game()
+        self.sensors.self_test(scans, self.switch_map.cells_in(scans[-1]) if empty_expected else [])
         if first is None:
             self._on_scan(ScanUpdate(scans[-1]), self.now_ms())
 
-    def _store_holds_game(self) -> bool:
-        saved = self._store.load() if self._store is not None else None
-        return saved is not None and saved.position is not None
+    def pause(self) -> None:
+        """Stop refereeing while the simulator rearranges the nest (a replay's start):
+        the switches are still read, but nobody is told."""
+        self.paused = True
+        self._quiet_until = 0
+
+    def begin_game_from(self, position: Position) -> None:
+        """A new set from ``position``, at once, the nest taken to show it (a replay
+        starts so); refereeing goes on if it was paused."""
+        self._start_referee(self._closed, self.now_ms(), position=position)
+        self.paused = False
+
+    # -- what the referee says, and what is shown -----------------------------------------
+
+    def subscribe(self, listener: Callable[[Signal], None]) -> None:
+        """Have ``listener`` told every signal of the referee, once it is recorded."""
+        self._listeners.append(listener)
+
+    def _announce(self, signal: Signal) -> None:
+        """A signal, already recorded: log it, show it, pass it on."""
+        logger.info(signal.to_text(), extra={"fields": {"signal": type(signal).__name__}})
+        self.scene = self.scene.following(signal)
+        for part in self._hooked["heard"]:
+            part.heard(signal)
+        for listener in self._listeners:
+            listener(signal)
+
+    def sound(self, cue: Cue) -> None:
+        """Sound ``cue`` (on the piezo with ``[sound] enabled``), and tell the pages."""
+        self.outputs.cue(cue)
+
+    def publish(self, signals: list[Signal]) -> None:
+        """The referee was asked something, maybe between turns: a whole turn next."""
+        self._quiet_until = 0
+        if signals:
+            self.show()
+
+    def gathered(self) -> Gathered:
+        """Every part's status now, as one value."""
+        return gather(part.status() for part in self._hooked["status"])
+
+    def show(self) -> None:
+        """Show the outputs again: the scene, with the parts' statuses gathered into it."""
+        gathered = self.gathered()
+        if gathered != self._gathered:  # (the parts' statuses change far less often than the scene)
+            self._gathered, self.scene = gathered, self.scene.with_parts(gathered)
+        announced = gathered.announcement
+        self.outputs.show(self.scene, announced.screen if announced is not None else None)
+        # What is shown changed, maybe outside a turn (the page's actions call in from
+        # the loop's own thread, between turns): the next turn is a whole one.
+        self._quiet_until = 0
+
+    def screen(self, *, show_pin: bool = True) -> Screen:
+        """What the OLED shows now (a part's announcement, or the scene's screen)."""
+        announced = self.gathered().announcement
+        return announced.screen if announced is not None else screen(self.scene, show_pin=show_pin)
 
     @property
     def view(self) -> View:
-        return self.presenter.view
+        return self.scene.view
 
 
 def _wake(asleep: asyncio.Future[None]) -> None:
-    """End the loop's sleep in :meth:`Daemon.run` (its timer, or something posted)."""
+    """End the loop's sleep in :meth:`Loop.run` (its timer, or something posted)."""
     if not asleep.done():
         asleep.set_result(None)

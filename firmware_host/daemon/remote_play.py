@@ -1,5 +1,6 @@
-"""Remote play in the daemon: the other nest's side seated at the referee as the
-computer is, through a broker (``[broker]`` in the config; docs/remote-play.md).
+"""Remote play in the daemon, what it is: the pairing, the session and the set kept
+(``[broker]`` in the config; docs/remote-play.md); the other nest's side is seated at
+the referee as the computer is by the remote seat's part.
 
 :class:`RemotePlay` is what the daemon holds when a broker is configured. It pairs
 (offering a game under a code, or joining one with its code: from the buttons or the
@@ -9,8 +10,9 @@ page), then runs a :class:`~firmware_host.remote.player.RemotePlayer` and a
 - the remote colour is "the computer's" at the referee, so that on its turn only the
   move chosen at the other nest is accepted, shown on the OLED and lit on the cells;
 - the session's events come from the link's thread and are posted to the loop, where
-  :meth:`RemotePlay.turn` acts on them with the referee (a resignation, a take back
-  agreed) and hands the other side's move to the referee once it wants it;
+  the remote seat (:mod:`firmware_host.daemon.parts.remote_seat`, which is remote play
+  at the referee and on the buttons) acts on them (a resignation, a take back agreed)
+  and hands the other side's move to the referee once it wants it;
 - every signal the daemon announces (already recorded: record, then announce) is
   :meth:`RemotePlay.heard`: each move accepted here, ours or the copy of theirs, goes
   to the session, and so does our resignation;
@@ -19,7 +21,7 @@ page), then runs a :class:`~firmware_host.remote.player.RemotePlayer` and a
   not yet taken (the power cut between the two) is given to it then.
 
 What the players see of it is one value, :class:`RemoteShown`, which the presenter
-words. paho is loaded only when a game is offered, joined or resumed.
+words (:mod:`.remote_shown`). paho is loaded only when a game is offered, joined or resumed.
 """
 
 from __future__ import annotations
@@ -27,34 +29,24 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from firmware_host.daemon.buttons import ButtonAction, Press
+from firmware_host.daemon.remote_shown import RemoteShown, RemoteStage
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Move, Position, Side
-from firmware_host.referee.referee import CommandError, Mode
+from firmware_host.games.base import Game, Position, Side
+from firmware_host.referee.referee import CommandError
 from firmware_host.referee.signals import GameOver, MoveAccepted, Signal
+from firmware_host.remote.identity import IdentityError, NestIdentity, load_identity
 from firmware_host.remote.kept import KeptSetError, read_kept, write_kept
-from firmware_host.remote.messages import CODE_ALPHABET, CODE_LENGTH, Ending, MessageError, ProposalKind
+from firmware_host.remote.messages import CODE_ALPHABET, MessageError
 from firmware_host.remote.seat import RemoteSeat
 from firmware_host.remote.session import (
-    Desynced,
     Event,
-    GameEnded,
-    LinkChanged,
-    MoveCopied,
     Pairing,
     Phase,
-    ProposalDeclined,
-    ProposalMade,
-    Refused,
     SessionError,
     SessionRecord,
-    ShowMove,
-    TakeBack,
 )
 
 if TYPE_CHECKING:
@@ -71,50 +63,6 @@ class RemotePlayError(NestrefError, ValueError):
     """What a player asked of remote play cannot be done now; the message says why."""
 
 
-class RemoteStage(Enum):
-    UNPAIRED = "unpaired"  # no game offered or joined
-    ENTERING = "entering"  # a game's code being chosen on the buttons
-    OFFERING = "offering"  # a code shown, waiting for the other nest to join
-    JOINING = "joining"  # a code given, waiting for its offer
-    PLAYING = "playing"
-    SET_OVER = "set over"
-    DESYNC = "desync"  # the records disagree: play stopped on both nests
-
-
-@dataclass(frozen=True)
-class RemoteShown:
-    """Remote play as the nest shows it, at one moment."""
-
-    stage: RemoteStage
-    code: str = ""  # the game's code; while entering, the characters taken so far
-    choosing: str = ""  # while entering: the character the switch button points at
-    side: Side | None = None  # the side this nest plays
-    link: str = ""  # "link up", "link lost 1:05", "other nest away 0:12"
-    is_link_up: bool = False
-    is_waiting_for_copy: bool = False  # our move made here, not yet copied there
-    their_proposal: ProposalKind | None = None  # to answer: confirm yes, switch no
-    our_proposal: ProposalKind | None = None  # waiting for their answer
-    desync: str = ""
-    said: str = ""  # the last thing the other side said (a draw declined, a take back agreed)
-
-    def to_json(self) -> dict[str, Any]:
-        """For the page (``page/remote.js``)."""
-        return {
-            "type": "remote",
-            "stage": self.stage.value,
-            "code": self.code,
-            "choosing": self.choosing,
-            "side": self.side.label if self.side is not None else None,
-            "link": self.link,
-            "link_up": self.is_link_up,
-            "waiting_for_copy": self.is_waiting_for_copy,
-            "their_proposal": self.their_proposal.value if self.their_proposal else None,
-            "our_proposal": self.our_proposal.value if self.our_proposal else None,
-            "desync": self.desync,
-            "said": self.said,
-        }
-
-
 class Nest(Protocol):
     """What of the daemon remote play uses (the :class:`~firmware_host.daemon.Daemon` has it)."""
 
@@ -127,21 +75,6 @@ class Nest(Protocol):
     def pause(self) -> None: ...
 
     def link_lost(self) -> None: ...
-
-
-class _ServiceAsChooser:
-    """The referee service as the seat sees it: it wants a move chosen elsewhere, and
-    takes one (recorded and announced by the service)."""
-
-    def __init__(self, service: RefereeService) -> None:
-        self.service = service
-
-    @property
-    def wants_computer_move(self) -> bool:
-        return self.service.referee.wants_computer_move
-
-    def play_computer_move(self, move: Move, now: int) -> list[Signal]:
-        return self.service.play_computer_move(move, now)
 
 
 PlayerFactory = Callable[..., "RemotePlayer"]
@@ -171,7 +104,7 @@ class RemotePlay:
         self.game = game
         self.settings = settings
         self.nest_name = nest_name
-        self._nest = nest
+        self.nest = nest
         self._kept = kept
         self.lineup = lineup
         self.first_starter = first_starter
@@ -179,18 +112,17 @@ class RemotePlay:
         self._codes = codes or random.SystemRandom()
         self._player_factory = player_factory
         self.player: RemotePlayer | None = None
-        self.seat = RemoteSeat(game, send=self._send)
+        self.seat = RemoteSeat(game, send=self.send)
         self.stage = RemoteStage.UNPAIRED
         self.code = ""
-        self._entered = ""  # the code being chosen on the buttons
-        self._choosing = 0  # the index in CODE_ALPHABET the switch points at
-        self._events: list[Event] = []  # posted from the link's thread, acted on by turn()
-        self._said = ""
+        self.entered = ""  # the code being chosen on the buttons (parts/remote_seat.py)
+        self.choosing = 0  # the index in CODE_ALPHABET the switch points at
+        self.events: list[Event] = []  # posted from the link's thread, acted on by turn()
+        self.said = ""
         self._last_tick = float("-inf")
-        self._is_synced = True  # the referee's record and the session's compared after a resume
+        self.is_synced = True  # the referee's record and the session's compared after a resume
         self.refused = 0  # messages not believed, for the log and the tests
-        self._is_changed = True  # what is shown may have changed since last asked
-        self._chooser: _ServiceAsChooser | None = None
+        self.is_changed = True  # what is shown may have changed since last asked (a press, an event)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -217,7 +149,7 @@ class RemotePlay:
             return
         self.player, self.code = player, pairing.code
         self._seated(pairing, new_set=False)
-        self._is_synced = False
+        self.is_synced = False
         logger.info("resumed game %s at move %d", pairing.code, len(record.set_record.record))
 
     def close(self) -> None:
@@ -259,15 +191,15 @@ class RemotePlay:
         is forgotten; the nest plays on its own (after a desync, a new set: play had stopped)."""
         was_stopped = self.stage is RemoteStage.DESYNC
         self._forget()
-        self._nest.set_players(frozenset())
+        self.nest.set_players(frozenset())
         if was_stopped:
-            self._nest.begin_game_from(self.game.start(self.lineup, self.first_starter))
+            self.nest.begin_game_from(self.game.start(self.lineup, self.first_starter))
 
     def act(self, kind: str, fields: dict[str, Any], service: RefereeService | None, now: int) -> None:
         """A request from the page: ``remote_offer``, ``remote_join`` (``code``),
         ``remote_leave``, ``remote_resign``, ``remote_draw``, ``remote_take_back``,
         ``remote_answer`` (``accept``). Raises :class:`RemotePlayError`."""
-        self._is_changed = True
+        self.is_changed = True
         match kind:
             case "remote_offer":
                 self.offer()
@@ -276,7 +208,7 @@ class RemotePlay:
             case "remote_leave":
                 self.leave()
             case "remote_resign":
-                self._resign(service, now)
+                self.resign(service, now)
             case "remote_draw":
                 self._session_call(lambda player: player.offer_draw())
             case "remote_take_back":
@@ -286,113 +218,20 @@ class RemotePlay:
             case _:
                 raise RemotePlayError(f"unknown request {kind!r}")
 
-    def button(self, action: ButtonAction, service: RefereeService, now: int, *, question_open: bool) -> bool:
-        """A button press, if it means something to remote play now (docs/daemon.md,
-        "Remote play"); False leaves it to the referee's gestures."""
-        stage, press = self.stage, (action.button, action.press)
-        self._is_changed = True
-        try:
-            if stage is RemoteStage.ENTERING:
-                self._enter(press)
-                return True
-            if stage in (RemoteStage.UNPAIRED, RemoteStage.SET_OVER) and not question_open:
-                if press == ("confirm", Press.SHORT):
-                    self.offer()
-                    return True
-                if press == ("switch", Press.LONG):
-                    self.stage, self._entered, self._choosing = RemoteStage.ENTERING, "", 0
-                    return True
-                return False
-            if stage in (RemoteStage.OFFERING, RemoteStage.JOINING, RemoteStage.DESYNC):
-                if press == ("take_back", Press.LONG):
-                    self.leave()
-                    return True
-                return stage is RemoteStage.DESYNC  # stopped: nothing else is done
-            if stage is RemoteStage.PLAYING:
-                return self._playing_button(press, service, now, question_open=question_open)
-        except (RemotePlayError, SessionError) as error:
-            logger.info("button: %s", error)
-            self._said = str(error)
-            return True
-        return False
-
-    def _playing_button(
-        self, press: tuple[str, Press], service: RefereeService, now: int, *, question_open: bool
-    ) -> bool:
-        player = self.player
-        assert player is not None and player.session is not None
-        if player.session.peer_proposal is not None and not question_open:
-            if press == ("confirm", Press.SHORT):
-                player.answer(True)
-                return True
-            if press == ("switch", Press.SHORT):
-                player.answer(False)
-                return True
-        match press:
-            case ("take_back", Press.SHORT):
-                player.request_take_back()
-                self._said = "take back asked"
-                return True
-            case ("take_back", Press.LONG):
-                self._resign(service, now)
-                return True
-            case ("switch", Press.LONG):
-                player.offer_draw()
-                self._said = "draw offered"
-                return True
-            case ("confirm", Press.LONG):
-                self._said = "a game at a distance is ended by resigning or a draw"
-                return True  # a new game here alone would part the two records
-        return False
-
-    def _enter(self, press: tuple[str, Press]) -> None:
-        """A game's code chosen on the buttons: switch points at the next character,
-        confirm takes it, take back undoes the last (or, with none taken, gives up)."""
-        match press:
-            case ("switch", Press.SHORT):
-                self._choosing = (self._choosing + 1) % len(CODE_ALPHABET)
-            case ("switch", Press.LONG):
-                self._choosing = (self._choosing - 1) % len(CODE_ALPHABET)
-            case ("confirm", Press.SHORT):
-                self._entered += CODE_ALPHABET[self._choosing]
-                if len(self._entered) == CODE_LENGTH:
-                    entered, self._entered = self._entered, ""
-                    self.stage = RemoteStage.UNPAIRED
-                    self.join(entered)
-            case ("take_back", Press.SHORT):
-                if self._entered:
-                    self._entered = self._entered[:-1]
-                else:
-                    self.stage = RemoteStage.UNPAIRED
-
     # -- the loop -------------------------------------------------------------------------
 
     @property
     def is_paired(self) -> bool:
         return self.stage in (RemoteStage.PLAYING, RemoteStage.SET_OVER, RemoteStage.DESYNC)
 
-    def turn(self, service: RefereeService, now: int) -> list[Signal]:
-        """One turn of the daemon's loop: the session's events acted on, their move
-        handed to the referee once it wants it, the session ticked about once a second."""
-        signals: list[Signal] = []
-        if not self._is_synced and self.player is not None and self.player.session is not None:
-            self._sync(service)
-        if self._events:
-            events, self._events = self._events, []
-            for event in events:
-                signals += self._act_on(event, service, now)
-            self._is_changed = True
-        if self.stage is RemoteStage.PLAYING:
-            if self._chooser is None or self._chooser.service is not service:  # a new one after a restart
-                self._chooser = _ServiceAsChooser(service)
-            signals += self.seat.poll(self._chooser, now)
+    def tick(self) -> None:
+        """The session ticked about once a second (resends, heartbeats, the link's "since")."""
         moment = self._clock()
         if moment - self._last_tick >= TICK_S:
             self._last_tick = moment
-            self._is_changed = True  # the link's "since" moves on
+            self.is_changed = True  # the link's "since" moves on
             if self.player is not None:
                 self.player.tick()
-        return signals
 
     def next_turn(self) -> float | None:
         """When :meth:`turn` next has something to do by itself (the loop's clock,
@@ -400,7 +239,7 @@ class RemotePlay:
         to be synchronised; None with no link (what comes from it is posted)."""
         if self.player is None:
             return None
-        if not self._is_synced and self.player.session is not None:
+        if not self.is_synced and self.player.session is not None:
             return self._clock()
         return self._last_tick + TICK_S
 
@@ -408,9 +247,9 @@ class RemotePlay:
         """:meth:`shown`, if something may have changed since it was last asked (an event,
         a request, a second gone by); None otherwise. The loop asks every turn: most turns
         cost it nothing."""
-        if not self._is_changed:
+        if not self.is_changed:
             return None
-        self._is_changed = False
+        self.is_changed = False
         return self.shown()
 
     def heard(self, signal: Signal) -> None:
@@ -420,9 +259,9 @@ class RemotePlay:
             return
         if isinstance(signal, MoveAccepted):
             self.seat.heard([signal])
-            self._is_changed = True  # waiting for its copy, or the copy made
+            self.is_changed = True  # waiting for its copy, or the copy made
         elif isinstance(signal, GameOver) and signal.outcome.is_resignation:
-            if signal.outcome.winner is not self._our_side().opponent:
+            if signal.outcome.winner is not self.our_side().opponent:
                 return  # they resigned there, and the referee was told so here
             try:
                 self.player.resign()
@@ -435,9 +274,9 @@ class RemotePlay:
         player = self.player
         session = player.session if player is not None else None
         if self.stage is RemoteStage.ENTERING:
-            return RemoteShown(self.stage, code=self._entered, choosing=CODE_ALPHABET[self._choosing])
+            return RemoteShown(self.stage, code=self.entered, choosing=CODE_ALPHABET[self.choosing])
         if session is None:
-            return RemoteShown(self.stage, code=self.code, said=self._said)
+            return RemoteShown(self.stage, code=self.code, said=self.said)
         link = session.link
         return RemoteShown(
             self.stage,
@@ -449,7 +288,7 @@ class RemotePlay:
             their_proposal=session.peer_proposal.kind if session.peer_proposal is not None else None,
             our_proposal=session.proposal.kind if session.proposal is not None else None,
             desync=session.desync_reason or "",
-            said=self._said,
+            said=self.said,
         )
 
     # -- inside ---------------------------------------------------------------------------
@@ -466,15 +305,26 @@ class RemotePlay:
             self.settings,
             nest=self.nest_name,
             clock=self._clock,
-            on_event=lambda event: self._nest.post(lambda: self._events.append(event)),
-            on_paired=lambda pairing: self._nest.post(lambda: self._paired(pairing)),
+            on_event=lambda event: self.nest.post(lambda: self.events.append(event)),
+            on_paired=lambda pairing: self.nest.post(lambda: self._paired(pairing)),
             on_record=self._keep,
+            identity=self._identity(),
         )
+
+    def _identity(self) -> NestIdentity | None:
+        """The nest's key, kept beside its record (made on its first start); None without a record on disk."""
+        if self._kept is None:
+            return None
+        try:
+            return load_identity(self._kept.parent, self.nest_name)
+        except IdentityError as error:
+            logger.error("%s; a key for this run alone is used", error)
+            return None
 
     def _forget(self) -> None:
         self.close()
-        self.stage, self.code, self._said, self._events = RemoteStage.UNPAIRED, "", "", []
-        self.seat = RemoteSeat(self.game, send=self._send)
+        self.stage, self.code, self.said, self.events = RemoteStage.UNPAIRED, "", "", []
+        self.seat = RemoteSeat(self.game, send=self.send)
         if self._kept is not None:
             self._kept.unlink(missing_ok=True)
 
@@ -494,26 +344,26 @@ class RemotePlay:
         self._seated(pairing, new_set=True)
 
     def _seated(self, pairing: Pairing, *, new_set: bool) -> None:
-        self.stage, self._is_changed = RemoteStage.PLAYING, True
+        self.stage, self.is_changed = RemoteStage.PLAYING, True
         self.lineup = pairing.lineup
-        remote = self._our_side().opponent
-        self._nest.set_players(frozenset({remote}))
+        remote = self.our_side().opponent
+        self.nest.set_players(frozenset({remote}))
         if new_set:
-            self._nest.begin_game_from(self.game.start(pairing.lineup, pairing.first_starter))
+            self.nest.begin_game_from(self.game.start(pairing.lineup, pairing.first_starter))
         if self.player is not None and self.player.session is not None:
-            self._follow_phase(self.player.session.phase)
+            self.follow_phase(self.player.session.phase)
 
-    def _our_side(self) -> Side:
+    def our_side(self) -> Side:
         assert self.player is not None and self.player.session is not None
         return self.player.session.side
 
-    def _follow_phase(self, phase: Phase) -> None:
+    def follow_phase(self, phase: Phase) -> None:
         if phase is Phase.DESYNC:
             self.stage = RemoteStage.DESYNC
         elif phase is Phase.SET_OVER:
             self.stage = RemoteStage.SET_OVER
 
-    def _send(self, move: str) -> None:
+    def send(self, move: str) -> None:
         assert self.player is not None
         try:
             self.player.local_move(move)
@@ -528,84 +378,11 @@ class RemotePlay:
         except SessionError as error:
             raise RemotePlayError(str(error)) from None
 
-    def _resign(self, service: RefereeService | None, now: int) -> None:
+    def resign(self, service: RefereeService | None, now: int) -> None:
         """Our side gives the game up: at the referee, whose signal sends it (heard)."""
         if self.stage is not RemoteStage.PLAYING or service is None:
             raise RemotePlayError("no game at a distance is being played")
         try:
-            service.resign(self._our_side(), now)
+            service.resign(self.our_side(), now)
         except CommandError as error:
             raise RemotePlayError(str(error)) from None
-
-    def _sync(self, service: RefereeService) -> None:
-        """After a resume: a move the referee recorded that the session never took (the
-        power cut between the two) is given to it now; nothing acknowledged is lost."""
-        self._is_synced = True
-        assert self.player is not None and self.player.session is not None
-        position = service.referee.position
-        if position is None or service.referee.mode is Mode.SETUP:
-            return
-        recorded = tuple(move.to_text() for move in position.move_stack)
-        kept = self.player.session.set_record.record
-        if recorded == kept:
-            return
-        if len(recorded) == len(kept) + 1 and recorded[:-1] == kept:
-            logger.info("the record has %s, which the set kept had not: sent now", recorded[-1])
-            self._send(recorded[-1])
-        else:
-            logger.warning(
-                "the referee's record (%d moves) and the set kept (%d) differ; the other nest's will tell",
-                len(recorded),
-                len(kept),
-            )
-
-    def _act_on(self, event: Event, service: RefereeService, now: int) -> list[Signal]:
-        """A session event, in the loop."""
-        self.seat.told(event)
-        signals: list[Signal] = []
-        if isinstance(event, ShowMove | MoveCopied):
-            self._said = ""
-        elif isinstance(event, TakeBack):
-            signals += self._take_back(event.plies, service, now)
-            self._said = event.to_text()
-        elif isinstance(event, GameEnded):
-            if event.ending is Ending.RESIGNED and event.result == self._our_side().label:
-                try:  # they resigned there: the referee ends the game here too
-                    signals += service.resign(self._our_side().opponent, now)
-                except CommandError as error:
-                    logger.info("their resignation: %s", error)
-            elif event.ending is Ending.AGREED:
-                try:  # a drawn game of the set, here as there: the starter alternates
-                    signals += service.agree_draw(now)
-                except CommandError as error:
-                    logger.info("the draw agreed: %s", error)
-            self._said = event.to_text()
-        elif isinstance(event, Desynced):
-            logger.error("remote play stopped: %s", event.to_text())
-            self._nest.pause()
-            self._nest.link_lost()
-        elif isinstance(event, LinkChanged):
-            (logger.info if event.is_up else logger.warning)("remote play: %s", event.to_text())
-            if not event.is_up:
-                self._nest.link_lost()
-        elif isinstance(event, ProposalMade | ProposalDeclined):
-            self._said = event.to_text()
-        elif isinstance(event, Refused):
-            self.refused += 1
-            logger.warning("remote play: %s", event.to_text())
-        if self.player is not None and self.player.session is not None:
-            self._follow_phase(self.player.session.phase)
-        return signals
-
-    def _take_back(self, plies: int, service: RefereeService, now: int) -> list[Signal]:
-        """``plies`` moves undone at the referee, one each: with the remote side seated
-        as the computer, the referee's own take back would undo its reply too."""
-        remote = service.referee.computers
-        signals = service.set_computers(frozenset(), now)
-        try:
-            for _ in range(plies):
-                signals += service.take_back(now)
-        except CommandError as error:
-            logger.error("the take back agreed could not be made here: %s", error)
-        signals += service.set_computers(remote, now)
-        return signals

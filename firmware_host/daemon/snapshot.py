@@ -3,14 +3,14 @@ which read it instead of the daemon's insides."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image
 
 from firmware_host.daemon.presenter import View
-from firmware_host.daemon.remote_play import RemoteShown
+from firmware_host.daemon.remote_shown import RemoteShown
 from firmware_host.games.base import Move, Side
-from hardware.outputs import Screen
+from hardware.outputs import Blink, Screen
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class GameShown:
     thinking: bool  # the computer is choosing the move of the side to move
     computer_move: Move | None  # its move, for the players to make
     clock: tuple[str, str] | None = None  # red's and blue's time, when the game has a clock
+    hint: Move | None = None  # the engine's suggestion for the side to move, shown on the nest
+    is_hint_wanted: bool = False  # a hint asked for, the engine choosing it
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,10 @@ class Snapshot:
     game: GameShown
     findings: tuple[str, ...]  # what the boot self-test found
     remote: RemoteShown | None = None  # remote play, with a [broker]
+    lights: dict[str, Blink] = field(default_factory=dict)  # what the status lights do, fitted or not
+    cells: dict[str, Blink] = field(default_factory=dict)  # what the cell lights do, fitted or not
+    question: tuple[Move, ...] = ()  # the answers of an open question (the OLED lists them)
+    answer: Move | None = None  # the one the buttons point at
 
     @property
     def is_playing(self) -> bool:

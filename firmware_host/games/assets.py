@@ -14,7 +14,7 @@ game's files ship with it.
 
 >>> assets = GameAssets.of("battle")
 >>> assets.board_names(), assets.build_names()
-(('classic',), ('classic',))
+(('classic', 'classic-40'), ('classic',))
 >>> assets.default_config() is not None, GameAssets.of("cuckoo").default_config()
 (True, None)
 """

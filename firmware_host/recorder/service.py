@@ -61,7 +61,9 @@ class RefereeService:
         self._flag_told = False  # the game clock's flag fall was made a loss on time
         self._low_time_told: frozenset[Side] = frozenset()  # the sides warned of low time this game
         self._hinted: tuple[Move, ...] | None = None  # the moves before the position a hint was shown in
-        self._pending: deque[tuple[list[Signal], int, str | None]] = deque()
+        # Batches to record, then announce: the signals, the referee's time, the clock's
+        # snapshot after them, and the record's positions (Referee.recorded_positions).
+        self._pending: deque[tuple[list[Signal], int, str | None, tuple[str, ...]]] = deque()
         self._retry_at = 0  # referee time of the next try while the record cannot be written
 
     @classmethod
@@ -126,11 +128,15 @@ class RefereeService:
             marked.append(signal)
         return marked
 
-    def _publish(self, signals: list[Signal], now: int) -> list[Signal]:
+    def _publish(self, signals: list[Signal], now: int, positions: tuple[str, ...] | None = None) -> list[Signal]:
+        """Record, then announce, ``signals``, the last call's of the referee (with the
+        record's ``positions`` of its games started and moves made, the referee's own by
+        default)."""
         if signals:
             signals = self._marked(signals)
             clock = self._time(signals, now)
-            self._pending.append((signals, now, clock))
+            recorded = self.referee.recorded_positions() if positions is None else positions
+            self._pending.append((signals, now, clock, recorded))
         if self._pending and (self.storage_ok or now >= self._retry_at):
             self.flush(now)
         return signals
@@ -184,9 +190,9 @@ class RefereeService:
         written now. It is tried again ``RETRY_MS`` later (not at every scan: a locked
         file makes each try wait)."""
         while self._pending:
-            signals, at, clock = self._pending[0]
+            signals, at, clock, positions = self._pending[0]
             try:
-                self.store.record(signals, referee_ms=at, clock=clock)
+                self.store.record(signals, positions=positions, referee_ms=at, clock=clock)
             except StorageUnavailableError as error:
                 (logger.error if self.storage_ok else logger.debug)("%s; moves wait to be recorded", error)
                 self.storage_ok, self.storage_trouble = False, error.trouble
@@ -203,20 +209,20 @@ class RefereeService:
     def waiting_moves(self) -> list[Move]:
         """The moves decided but not yet recorded (the record cannot be written): shown
         as waiting, never as played."""
-        return [
-            signal.move for signals, _, _ in self._pending for signal in signals if isinstance(signal, MoveAccepted)
-        ]
+        return [signal.move for signals, *_ in self._pending for signal in signals if isinstance(signal, MoveAccepted)]
 
     def sense(self, cell: str, occupied: bool, now: int) -> list[Signal]:
         return self._publish(self.referee.sense(cell, occupied, now), now)
 
     def tick(self, now: int) -> list[Signal]:
         signals = self.referee.tick(now)
+        positions = self.referee.recorded_positions()
         flagged = None if self.clock is None or self._flag_told else self.clock.flagged(now)
         if flagged is not None:
             self._flag_told = True
             signals += self.referee.flag_fell(flagged, now)
-        return self._publish(signals, now)
+            positions += self.referee.recorded_positions()
+        return self._publish(signals, now, positions)
 
     def low_time(self, now: int) -> Side | None:
         """The side to warn of low time now, once per side per game (the daemon sounds

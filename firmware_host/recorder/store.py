@@ -13,7 +13,7 @@ and imported afterwards (:meth:`GameStore.games`, :meth:`GameStore.import_record
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,17 +139,26 @@ class GameStore(History):
     def _now(self) -> int:
         return int(self._clock() * 1000)
 
-    def record(self, signals: Iterable[Signal], *, referee_ms: int, clock: str | None = None) -> None:
-        """Write what ``signals`` decided, all in one durable transaction; with
-        ``clock``, the game clock's snapshot after them (JSON) is kept with the game."""
+    def record(
+        self, signals: Iterable[Signal], *, positions: Sequence[str], referee_ms: int, clock: str | None = None
+    ) -> None:
+        """Write what ``signals`` decided, all in one durable transaction; ``positions``
+        the record's notation of the position after each :class:`GameStarted` and
+        :class:`MoveAccepted` among them, in order (the referee's
+        :meth:`~firmware_host.referee.referee.Referee.recorded_positions`: the signals
+        carry only the public view); with ``clock``, the game clock's snapshot after them
+        (JSON) is kept with the game. Raises ValueError if ``positions`` do not match."""
         writes = [signal for signal in signals if isinstance(signal, _RECORDED)]
+        wanted = sum(isinstance(signal, GameStarted | MoveAccepted) for signal in writes)
+        if wanted != len(positions):
+            raise ValueError(f"{len(positions)} positions for {wanted} games started and moves made")
         if not writes:
             return
         now = self._now()
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
-            self._write(writes, now, referee_ms)
+            self._write(writes, iter(positions), now, referee_ms)
             if clock is not None:
                 db.execute("UPDATE games SET clock = ? WHERE id = (SELECT max(id) FROM games)", (clock,))
             db.execute("COMMIT")
@@ -162,7 +171,7 @@ class GameStore(History):
                 db.execute("ROLLBACK")
             raise
 
-    def _write(self, writes: Iterable[Signal], now: int, referee_ms: int) -> None:
+    def _write(self, writes: Iterable[Signal], positions: Iterator[str], now: int, referee_ms: int) -> None:
         """The statements for ``writes``, inside the caller's transaction."""
         db = self._db
         for signal in writes:
@@ -175,13 +184,13 @@ class GameStore(History):
                 db.execute(
                     "INSERT INTO games (set_id, number, lineup, starter, start_position, started_at)"
                     " VALUES ((SELECT max(id) FROM sets), ?, ?, ?, ?, ?)",
-                    (signal.number, signal.lineup, signal.starter.label, signal.position, now),
+                    (signal.number, signal.lineup, signal.starter.label, next(positions), now),
                 )
             elif isinstance(signal, MoveAccepted):
                 db.execute(
                     "INSERT INTO moves (game_id, ply, move, position, at, referee_ms, hinted)"
                     " VALUES ((SELECT max(id) FROM games), ?, ?, ?, ?, ?, ?)",
-                    (signal.ply, str(signal.move), signal.position, now, referee_ms, int(signal.hinted)),
+                    (signal.ply, str(signal.move), next(positions), now, referee_ms, int(signal.hinted)),
                 )
             elif isinstance(signal, TakenBack):
                 db.execute(

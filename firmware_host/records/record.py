@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import OWN_SETUPS, TIME_LOSS, Game, Position, players_set_up
+from firmware_host.games.base import OWN_SETUPS, TIME_LOSS, Game, Position
 
 RESULTS = ("red", "blue", "draw", "*")
 """A game's result: the side that won, a draw, or ``*`` for a game not finished."""
@@ -223,7 +223,7 @@ def check_lineup(game: Game, lineup: str) -> str:
     """``lineup``, if ``game`` can start from it: one of its lineups, or the players' own
     set-ups (:data:`~firmware_host.games.base.OWN_SETUPS`) for a game that has them.
     Raises the game's :class:`~firmware_host.errors.NestrefError`."""
-    if lineup == OWN_SETUPS and players_set_up(game) is not None:
+    if lineup == OWN_SETUPS and game.setups is not None:
         return lineup
     return game.check_lineup(lineup)
 

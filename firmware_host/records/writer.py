@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from firmware_host.files import printable
-from firmware_host.games.base import OWN_SETUPS, Game, players_set_up
+from firmware_host.games.base import OWN_SETUPS, Game, public_text
 from firmware_host.records.record import HINT, SEALED, SEVEN_TAGS, TAKEN_BACK, GameRecord, Played, TakeBack
 
 LINE_LENGTH = 79
@@ -32,9 +32,8 @@ def write_record(record: GameRecord, *, game: Game) -> str:
     """
     start = game.read_position(record.start_position)
     starter = start.turn
-    hiding = players_set_up(game)
     # A demo lineup hides nothing (it is in the board file); the players' own set-ups do.
-    sealed = hiding is not None and record.lineup == OWN_SETUPS and record.result == "*"
+    sealed = game.setups is not None and record.lineup == OWN_SETUPS and record.result == "*"
     date = record.date
     known = {
         "Date": date.strftime("%Y.%m.%d"),
@@ -44,8 +43,8 @@ def write_record(record: GameRecord, *, game: Game) -> str:
     others = dict(record.tags)
     tags = [(name, known[name] if name in known else others.pop(name, "?")) for name in SEVEN_TAGS]
     tags += [("Game", record.game), ("Board", record.board), ("Lineup", record.lineup), ("Starter", starter.label)]
-    if sealed and hiding is not None:
-        tags.append(("Position", hiding.public_text(start)))
+    if sealed:
+        tags.append(("Position", public_text(game, start)))
         others[SEALED] = "ranks hidden until the game ends"
     elif record.lineup == OWN_SETUPS or record.start_position != game.start(record.lineup, starter).to_text():
         tags.append(("Position", record.start_position))

@@ -4,14 +4,11 @@ phase of the referee that waits for the nest to match the game again."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
-from typing import TYPE_CHECKING
 
 from firmware_host.games.base import Board, Move, Piece
-from firmware_host.referee.signals import Corrected, CorrectionCause, CorrectionNeeded, FixKind, FixStep, Signal
+from firmware_host.referee.decisions import NOTHING, Decisions, DeclareStuck, GoOn, Table
+from firmware_host.referee.signals import Corrected, CorrectionCause, CorrectionNeeded, FixKind, FixStep
 from firmware_host.referee.tracker import TurnView
-
-if TYPE_CHECKING:
-    from firmware_host.referee.referee import Referee
 
 
 def plan_correction(board: Board, occupied: Set[str], wanted: Mapping[str, Piece]) -> tuple[FixStep, ...]:
@@ -55,9 +52,10 @@ class Correction:
     after every change. Made fresh each time the nest has to be put right."""
 
     def __init__(
-        self, referee: Referee, view: TurnView, cause: CorrectionCause, at: int, steps: tuple[FixStep, ...] | None
+        self, table: Table, view: TurnView, cause: CorrectionCause, at: int, steps: tuple[FixStep, ...] | None
     ) -> None:
-        self.referee = referee
+        self.table = table
+        self.sensors = table.sensors
         self.view = view
         self.cause = cause
         lifted, placed = self._wrong()
@@ -65,39 +63,38 @@ class Correction:
         self.alone: tuple[str, int] | None = (next(iter(lifted | placed)), at) if len(lifted | placed) == 1 else None
         self.plan = steps if steps is not None else self._plan()
 
-    def start(self) -> list[Signal]:
-        return [CorrectionNeeded(self.cause, self.plan)]
+    def start(self) -> Decisions:
+        return (CorrectionNeeded(self.cause, self.plan),)
 
     def _wrong(self) -> tuple[frozenset[str], frozenset[str]]:
-        referee = self.referee
-        return self.view.difference(referee.sensors.settled, referee.sensors.faulty.keys())
+        return self.view.difference(self.sensors.settled, self.sensors.faulty.keys())
 
     def _plan(self) -> tuple[FixStep, ...]:
-        sensors, wanted = self.referee.sensors, self.view.pieces
+        sensors, wanted = self.sensors, self.view.pieces
         ignored = sensors.faulty.keys()
         sensed = (set(sensors.settled) - set(ignored)) | (set(wanted) & set(ignored))
-        return plan_correction(self.referee.board, sensed, wanted)
+        return plan_correction(self.table.game.board, sensed, wanted)
 
-    def on_change(self, at: int, cell: str, *, settled: bool = True) -> list[Signal]:
+    def on_change(self, at: int, cell: str, *, settled: bool = True) -> Decisions:
         lifted, placed = self._wrong()
         wrong = lifted | placed
         if len(wrong) == 1 and (self.alone is None or self.alone[0] not in wrong):
-            self.alone = (next(iter(wrong)), self.referee.last_change)
+            self.alone = (next(iter(wrong)), self.table.last_change)
         elif self.alone is not None and self.alone[0] not in wrong:
             self.alone = None
         plan = self._plan()
         if plan == self.plan or not plan:
-            return []
+            return NOTHING
         self.plan = plan
-        return [CorrectionNeeded(self.cause, plan)]
+        return (CorrectionNeeded(self.cause, plan),)
 
-    def on_quiet(self, at: int) -> list[Signal]:
+    def on_quiet(self, at: int) -> Decisions:
         lifted, placed = self._wrong()
         if self._shows_a_legal_move():
-            return [Corrected(), *self.referee.resume_turn(at)]
+            return (Corrected(), GoOn())
         if placed or (lifted and not self._capture_may_be_made(lifted)):
-            return []
-        return [Corrected(), *self.referee.resume_turn(at)]
+            return NOTHING
+        return (Corrected(), GoOn())
 
     def _shows_a_legal_move(self) -> bool:
         """Whether, after a nest disturbed (more than one move on it at once), what is
@@ -108,7 +105,7 @@ class Correction:
         must show the position itself, not the move taken back.)"""
         if self.cause is not CorrectionCause.DISTURBED:
             return False
-        done = self.view.finished(self.referee.observation())
+        done = self.view.finished(self.table.observation())
         return len(done) == 1 and done[0].is_clean and done[0].is_certain
 
     def _capture_may_be_made(self, lifted: frozenset[str]) -> bool:
@@ -118,7 +115,7 @@ class Correction:
         piece taken to be in the air, and the reply will tell."""
         if self.cause in (CorrectionCause.RESUMED, CorrectionCause.TAKE_BACK) or len(lifted) != 1:
             return False
-        return bool(self.view.unseen_captures(self.referee.observation()))
+        return bool(self.view.unseen_captures(self.table.observation()))
 
     def deadline(self) -> int | None:
         """When the one cell that keeps the nest from matching, reading a piece where
@@ -130,11 +127,11 @@ class Correction:
         (cell,) = placed
         if self.alone is None or self.alone[0] != cell:
             return None
-        since = max(self.alone[1], self.referee.sensors.last_change[cell])
-        if self.referee.last_change <= since:
+        since = max(self.alone[1], self.sensors.last_change[cell])
+        if self.table.last_change <= since:
             return None  # nobody has tried anything since: they may just not have got to it
-        return since + self.referee.timing.stuck_ms
+        return since + self.table.timing.stuck_ms
 
-    def on_deadline(self, at: int) -> list[Signal]:
+    def on_deadline(self, at: int) -> Decisions:
         """The cell is stuck: it is ignored from now on, and the nest may match now."""
-        return self.referee.declare_stuck(next(iter(self._wrong()[1])), at)
+        return (DeclareStuck(next(iter(self._wrong()[1]))),)

@@ -11,14 +11,12 @@ fill or empty and how many pieces each side has placed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import OWN_SETUPS, Placement, PlayersSetUp, Side, SideSetup
+from firmware_host.referee.decisions import NOTHING, Decisions, StartFromSetups, Table
 from firmware_host.referee.signals import SetupNeeded, SetupProgress, SetupState, Signal
-
-if TYPE_CHECKING:
-    from firmware_host.referee.referee import Referee
 
 
 class PlayersSetup:
@@ -38,8 +36,8 @@ class PlayersSetup:
     one put back.
     """
 
-    def __init__(self, referee: Referee, hiding: PlayersSetUp) -> None:
-        self.referee = referee
+    def __init__(self, table: Table, hiding: PlayersSetUp) -> None:
+        self.table = table
         self.hiding = hiding
         self.given: dict[Side, SideSetup] = {}
         self.placing: dict[Side, Placement] = {}
@@ -61,7 +59,7 @@ class PlayersSetup:
         pieces already on its rows are to be lifted first."""
         self.given.pop(side, None)
         self.placing[side] = self.hiding.guided_placement(side)
-        occupied = set(self.referee.sensors.settled) - set(self.referee.sensors.faulty)
+        occupied = set(self.table.sensors.settled) - set(self.table.sensors.faulty)
         self.blocked = (self.blocked - self.hiding.setup_cells(side)) | (occupied & self.hiding.setup_cells(side))
         return self._report()
 
@@ -106,8 +104,8 @@ class PlayersSetup:
         return None
 
     def needed(self) -> SetupNeeded:
-        referee = self.referee
-        board, sensors = referee.board, referee.sensors
+        table, state = self.table, self.table.set_state
+        board, sensors = table.game.board, table.sensors
         ignored = set(sensors.faulty)
         occupied = set(sensors.settled) - ignored
         fill: set[str] = set()
@@ -123,15 +121,15 @@ class PlayersSetup:
         empty |= self.blocked & occupied
         return SetupNeeded(
             OWN_SETUPS,
-            referee.starter,
+            state.starter,
             tuple(sorted(fill, key=board.index)),
             tuple(sorted(empty, key=board.index)),
-            referee.number,
+            state.number,
         )
 
     # -- what the referee asks of a phase ---------------------------------------------
 
-    def on_change(self, at: int, cell: str | None = None, *, settled: bool = True) -> list[Signal]:
+    def on_change(self, at: int, cell: str | None = None, *, settled: bool = True) -> Decisions:
         """A settled change of ``cell``: a placing side's piece placed or taken back."""
         if cell is not None and settled:
             self._place(cell)
@@ -141,7 +139,7 @@ class PlayersSetup:
         side = next((side for side in self.placing if cell in self.hiding.setup_cells(side)), None)
         if side is None:
             return
-        sensors = self.referee.sensors
+        sensors = self.table.sensors
         placement = self.placing[side]
         if cell not in sensors.settled:
             self.blocked.discard(cell)
@@ -175,16 +173,16 @@ class PlayersSetup:
             signals.append(needed)
         return signals
 
-    def on_quiet(self, at: int) -> list[Signal]:
+    def on_quiet(self, at: int) -> Decisions:
         signals = self._report()
         assert self.shown is not None
         setups = self.setups()
         if setups is None or self.shown.fill or self.shown.empty:
             return signals
-        return signals + self.referee.start_from_setups(setups[Side.RED], setups[Side.BLUE], at)
+        return (*signals, StartFromSetups(setups[Side.RED], setups[Side.BLUE]))
 
     def deadline(self) -> int | None:
         return None
 
-    def on_deadline(self, at: int) -> list[Signal]:
-        return []
+    def on_deadline(self, at: int) -> Decisions:
+        return NOTHING

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import Game, Position, PublicView, Side, players_set_up
+from firmware_host.games.base import Game, Position, PublicView, Side
 
 _CHANGE = re.compile(r"([a-z]+[0-9]+)([+-])")
 _HEADER = re.compile(r"#\s*(lineup|position|occupied|setup red|setup blue)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
@@ -185,7 +185,7 @@ class _LineParser:
 
     def _setup(self, side: Side, text: str, fail: Callable[[str], SensorLogError]) -> None:
         """A ``setup red:`` or ``setup blue:`` line: that side's own set-up."""
-        hiding = players_set_up(self.game)
+        hiding = self.game.setups
         if hiding is None:
             raise fail(f"a set-up: {self.game.title} starts from a lineup or a position, not from set-ups")
         if self.label is not None:

@@ -3,6 +3,11 @@
 The display, the LEDs, the web page, the database and the logs all consume these and
 nothing else. Each is a frozen value with ``to_text()``, the line ``nestref referee``
 prints for it. ``docs/referee.md`` describes when each is sent.
+
+Signals are broadcast: every field is a public type. A position travels only as a
+:class:`~firmware_host.games.base.PublicView`, which holds no hidden rank; the record's
+own notation of it (every rank of the battle game) is handed to the recorder alone
+(:meth:`~firmware_host.referee.referee.Referee.recorded_positions`), never in a signal.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from firmware_host.games.base import Move, Outcome, Piece, Side
+from firmware_host.games.base import Move, Outcome, Piece, PublicView, Side
 
 
 class FixKind(Enum):
@@ -61,10 +66,9 @@ class GameStarted:
     number: int  # within the set, from 1; replayed draws count too
     lineup: str
     starter: Side
-    position: str  # in the game's notation: the record's, every hidden piece in it (for the store)
+    public_view: PublicView
+    """The first position as everybody may see it (nothing hidden): what a shared screen shows."""
     new_set: bool = False  # the first game started in a new set (not a game 1 played again)
-    public_position: str = ""
-    """The position as everybody may see it (nothing hidden): what a shared screen shows."""
 
     def to_text(self) -> str:
         return f"game {self.number} starts: {self.lineup}, {self.starter.label} to move"
@@ -105,16 +109,14 @@ class ComputerMove:
 
 @dataclass(frozen=True)
 class MoveAccepted:
-    """A move was made and recorded; ``position`` is the position after it, in the
-    game's notation: the record's, every hidden piece in it (for the store alone, in a
-    game that hides pieces); ``public_position`` the same as everybody may see it."""
+    """A move was made and recorded; ``public_view`` is the position after it as
+    everybody may see it (nothing hidden)."""
 
     move: Move
     side: Side
     ply: int  # this move's number in the game, from 1
-    position: str
+    public_view: PublicView
     hinted: bool = False  # made after the players asked for a hint (the record marks it)
-    public_position: str = ""
 
     def to_text(self) -> str:
         return f"move {self.move}" + (" after a hint" if self.hinted else "")

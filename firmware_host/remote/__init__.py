@@ -2,6 +2,9 @@
 
 - :mod:`~firmware_host.remote.messages`: the wire schema (JSON), read strictly: every
   record in a message is replayed by our own rules before anything in it is believed;
+- :mod:`~firmware_host.remote.signing`: the keys drawn from the game's code at pairing
+  and every message's HMAC, checked before anything in it is read;
+  :mod:`~firmware_host.remote.identity`: the nest's own key, kept on disk;
 - :mod:`~firmware_host.remote.session`: the pure state machine of one nest's side of a
   set (pairing, whose move, the copy and its ack, resynchronising from both records,
   a desync shown and never settled silently, the link's state, resign, draw and take

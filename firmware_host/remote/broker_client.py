@@ -45,6 +45,11 @@ RECONNECT_MIN_S, RECONNECT_MAX_S = 1.0, 10.0
 LOOP_S = 1.0  # the network loop wakes at least this often (keepalive pings), else only for traffic
 GOODBYE_S = 2.0  # how long stop() waits for the goodbye to reach the broker
 STOP_S = 10.0  # how long stop() waits for the client's thread (a connection being made ends within paho's 5 s)
+UNACKNOWLEDGED_S = 10.0
+"""A message the broker has not acknowledged in this long, on a connection that is
+otherwise alive (its pings answered), means the connection is stuck: paho sends no more
+than 20 unacknowledged and never sends one again on the same connection, so it is made
+anew (paho then sends every unacknowledged message again)."""
 
 
 class BrokerRefusedError(NestrefError, ConnectionRefusedError):
@@ -71,6 +76,14 @@ Received = Callable[[str, bytes], object]
 
 def _nothing(*_: object) -> None:
     pass
+
+
+def _is_acknowledged(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether the broker acknowledged the message (its PUBACK read). paho's own
+    ``is_published`` raises for a message published while the connection was down,
+    which paho keeps all the same and sends on connecting."""
+    with info._condition:
+        return bool(info._published)
 
 
 def close_sockets(client: mqtt.Client) -> None:
@@ -154,6 +167,13 @@ class BrokerClient:
         self._is_stopping = False
         self._refusal: str | None = None  # the broker's reason, when it refused this connection
         self._was_taken = False  # whether the broker took this connection
+        self._is_stalled = False  # whether this connection is being ended for want of acknowledgements
+        self._sent: dict[int, tuple[mqtt.MQTTMessageInfo, float]] = {}  # unacknowledged: when sent (or again)
+        self._sent_lock = threading.Lock()  # never held while calling paho (its callbacks take its own locks)
+        self.resent = 0
+        """Messages sent again on a new connection because the broker never acknowledged them."""
+        self.stalls = 0
+        """Connections made anew because the broker stopped acknowledging."""
 
     def __enter__(self) -> BrokerClient:
         self.start()
@@ -172,10 +192,29 @@ class BrokerClient:
     def is_connected(self) -> bool:
         return self._client.is_connected()
 
+    def subscribe(self, topic: str) -> None:
+        """Subscribe ``topic`` too, now if connected and on every connection after."""
+        if topic in self.subscriptions:
+            return
+        self.subscriptions = (*self.subscriptions, topic)
+        if self._client.is_connected():
+            self._client.subscribe(topic, qos=QOS)
+
     def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> mqtt.MQTTMessageInfo:
         """Send ``payload`` at QoS 1 (from any thread). While the connection is down the
-        client keeps it, and sends it once connected again."""
-        return self._client.publish(topic, payload, qos=QOS, retain=retain)
+        client keeps it, and sends it once connected again; one the broker does not
+        acknowledge within :data:`UNACKNOWLEDGED_S` is sent again on a new connection."""
+        info = self._client.publish(topic, payload, qos=QOS, retain=retain)
+        if info.rc in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):  # kept by paho, to send
+            with self._sent_lock:
+                self._sent[info.mid] = (info, self._clock())
+        return info
+
+    def unacknowledged(self) -> int:
+        """How many messages sent (or waiting to be) the broker has not acknowledged yet."""
+        with self._sent_lock:
+            self._sent = {mid: sent for mid, sent in self._sent.items() if not _is_acknowledged(sent[0])}
+            return len(self._sent)
 
     def stop(self) -> None:
         """Say goodbye (the last will's message, if connected), disconnect, end the thread."""
@@ -213,7 +252,7 @@ class BrokerClient:
             if wait > 0:
                 self._wake.wait(wait)
                 continue
-            self._refusal, self._was_taken = None, False
+            self._refusal, self._was_taken, self._is_stalled = None, False, False
             try:
                 self._client.connect(self.settings.host, self.settings.port, keepalive=self.settings.keepalive_s)
             except OSError as error:  # no route, refused, a name unknown, TLS (ssl.SSLError is one)
@@ -223,7 +262,7 @@ class BrokerClient:
                 if self._is_stopping:  # stop() came while connecting: its disconnect was lost with the old socket
                     self._client.disconnect()
             while self._client.loop(LOOP_S) == MQTTErrorCode.MQTT_ERR_SUCCESS:
-                pass
+                self._check_acknowledged()
             if self._is_stopping:
                 return
             self._backoff.failed(self._clock(), self._ended())
@@ -242,12 +281,36 @@ class BrokerClient:
             self._on_refused(self._refusal)
             return
         self._was_taken = True
+        with self._sent_lock:  # paho sends them all again now: each has its time again
+            now = self._clock()
+            self._sent = {mid: (info, now) for mid, (info, _) in self._sent.items()}
         self._backoff.succeeded()
         logger.info("%s: connected to the broker %s", self.what, self.settings.to_text())
         send_at_once(client)
         for topic in self.subscriptions:
             client.subscribe(topic, qos=QOS)
         self._on_connected()
+
+    def _check_acknowledged(self) -> None:
+        """A connection whose broker no longer acknowledges what is sent is made anew."""
+        count = self.unacknowledged()
+        with self._sent_lock:
+            oldest = min((when for _, when in self._sent.values()), default=None)
+        if not self._was_taken or oldest is None or self._clock() - oldest < UNACKNOWLEDGED_S:
+            return
+        with self._lock:
+            if self._is_stopping or self._is_stalled:
+                return
+            self._is_stalled = True  # until the next connection
+            self.stalls += 1
+            self.resent += count
+            self._client.disconnect()
+        logger.warning(
+            "%s: the broker has acknowledged none of %d messages in %.0f s: connecting again to send them again",
+            self.what,
+            count,
+            UNACKNOWLEDGED_S,
+        )
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if self._was_taken:

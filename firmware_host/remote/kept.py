@@ -20,6 +20,7 @@ from typing import Any
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Side
 from firmware_host.remote.messages import (
+    GAME_ID_PATTERN,
     NEST_PATTERN,
     Ending,
     FinishedGame,
@@ -31,8 +32,9 @@ from firmware_host.remote.messages import (
     check_set_record,
 )
 from firmware_host.remote.session import Pairing, SessionRecord
+from firmware_host.remote.signing import KEY_BYTES
 
-KEPT_VERSION = 1
+KEPT_VERSION = 2
 
 
 class KeptSetError(NestrefError, ValueError):
@@ -74,11 +76,15 @@ def to_json(pairing: Pairing, record: SessionRecord, *, nest: str) -> dict[str, 
             "offerer_side": pairing.offerer_side.label,
             "offerer_nest": pairing.offerer_nest,
             "joiner_nest": pairing.joiner_nest,
+            "id": pairing.game_id,
+            "key": pairing.key.hex(),
         },
         "games": [finished.to_json() for finished in set_record.finished],
         "record": list(set_record.record),
         "take_backs": set_record.take_backs,
         "proposal": record.proposal.to_json() if record.proposal is not None else None,
+        "sent_seq": record.sent_seq,
+        "heard_seq": record.heard_seq,
     }
 
 
@@ -86,7 +92,8 @@ def write_kept(path: Path, pairing: Pairing, record: SessionRecord, *, nest: str
     """Keep the set at ``path``, whole or not at all. Raises :class:`OSError`."""
     text = json.dumps(to_json(pairing, record, nest=nest), separators=(",", ":"))
     fresh = path.with_name(path.name + ".new")
-    with open(fresh, "w", encoding="utf-8") as out:
+    descriptor = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds the session's key
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
         out.write(text)
         out.flush()
         os.fsync(out.fileno())
@@ -118,6 +125,11 @@ def from_json(data: Any, game: Game) -> tuple[str, Pairing, SessionRecord]:
     for key in ("offerer_nest", "joiner_nest"):
         if not isinstance(kept[key], str) or not NEST_PATTERN.fullmatch(kept[key]):
             raise ValueError(f"pairing.{key}: {kept[key]!r} is not a nest's name")
+    if not isinstance(kept["id"], str) or not GAME_ID_PATTERN.fullmatch(kept["id"]):
+        raise ValueError(f"pairing.id: {kept['id']!r} is not a game's id")
+    session_key = bytes.fromhex(kept["key"])
+    if len(session_key) != KEY_BYTES:
+        raise ValueError(f"pairing.key: {KEY_BYTES * 2} hex digits, not {len(kept['key'])}")
     if kept["game"] != game.name:
         raise ValueError(f"pairing.game: {kept['game']!r} is not the game this nest plays")
     pairing = Pairing(
@@ -128,6 +140,8 @@ def from_json(data: Any, game: Game) -> tuple[str, Pairing, SessionRecord]:
         offerer_side=Side.from_text(kept["offerer_side"]),
         offerer_nest=kept["offerer_nest"],
         joiner_nest=kept["joiner_nest"],
+        game_id=kept["id"],
+        key=session_key,
     )
     if nest not in (pairing.offerer_nest, pairing.joiner_nest):
         raise ValueError(f"nest: {nest!r} is not one of the pairing's nests")
@@ -135,9 +149,11 @@ def from_json(data: Any, game: Game) -> tuple[str, Pairing, SessionRecord]:
         FinishedGame(tuple(str(move) for move in entry["record"]), str(entry["result"]), Ending(entry["ending"]))
         for entry in data["games"]
     )
-    take_backs = data["take_backs"]
-    if not isinstance(take_backs, int) or isinstance(take_backs, bool) or take_backs < 0:
-        raise ValueError(f"take_backs: {take_backs!r} is not a count")
+    take_backs, sent_seq, heard_seq = data["take_backs"], data["sent_seq"], data["heard_seq"]
+    counts = (("take_backs", take_backs, 0), ("sent_seq", sent_seq, 0), ("heard_seq", heard_seq, -1))
+    for key_name, count, lowest in counts:
+        if not isinstance(count, int) or isinstance(count, bool) or count < lowest:
+            raise ValueError(f"{key_name}: {count!r} is not a count")
     set_record = SetRecord(
         pairing.lineup,
         pairing.first_starter,
@@ -150,7 +166,7 @@ def from_json(data: Any, game: Game) -> tuple[str, Pairing, SessionRecord]:
     proposal = None
     if proposal_data is not None:
         proposal = Proposal(ProposalKind(proposal_data["kind"]), int(proposal_data["ply"]))
-    return nest, pairing, SessionRecord(set_record, proposal)
+    return nest, pairing, SessionRecord(set_record, proposal, sent_seq=sent_seq, heard_seq=heard_seq)
 
 
 def _why(error: Exception) -> str:

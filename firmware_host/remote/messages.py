@@ -3,9 +3,10 @@ every message is read: strictly, by our own rules, never trusting the other end.
 
 Three kinds of message go over the link (``docs/remote-play.md`` has them in full):
 
-- an :class:`Offer` (one nest offers a game under a short code: the game, the lineup,
-  who starts the set, the offerer's side) and a :class:`Join` (the other nest takes it
-  up with the code);
+- an :class:`Offer` (one nest offers a game under its public id: the game, the lineup,
+  who starts the set, the offerer's side, its nonce) and a :class:`Join` (the other nest
+  takes it up, with its nonce); both are signed with the key drawn from the game's code,
+  which never crosses the broker (:mod:`~firmware_host.remote.signing`);
 - a :class:`StateMessage`: everything the sender knows of the set — the games already
   played with their records and how each ended, the record of the game being played,
   the take backs agreed in it, a draw or take back it proposes, its answer to the
@@ -21,8 +22,8 @@ refused. It raises nothing else, whatever the bytes.
 
 >>> from firmware_host.games import load_game
 >>> cuckoo = load_game("cuckoo")
->>> offer = Offer(code="K7P2QX", nest="nest0001", game="cuckoo", lineup="standard",
-...               first_starter=Side.RED, side=Side.BLUE)
+>>> offer = Offer(game_id="0123456789abcdef", nest="nest0001", game="cuckoo", lineup="standard",
+...               first_starter=Side.RED, side=Side.BLUE, nonce="f" * 32)
 >>> read_message(offer.to_bytes(), cuckoo) == offer
 True
 """
@@ -39,7 +40,7 @@ from typing import Any
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Position, Side
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 256 * 1024
 """Far above a set of long games (a move is a dozen bytes), far below what would hurt a Pi."""
 MAX_PLIES = 1000
@@ -54,6 +55,9 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 NEST_PATTERN = re.compile(r"[a-z0-9]{8,32}")
+GAME_ID_PATTERN = re.compile(r"[0-9a-f]{16}")
+"""A game's public id, in its topics: drawn by the offering nest, never the code."""
+NONCE_PATTERN = re.compile(r"[0-9a-f]{32}")
 
 
 class MessageError(NestrefError, ValueError):
@@ -192,39 +196,44 @@ class LastMove:
 
 @dataclass(frozen=True)
 class Offer:
-    """A game offered under ``code``; the offerer plays ``side``."""
+    """A game offered under the public id ``game_id``; the offerer plays ``side``."""
 
-    code: str
+    game_id: str
     nest: str
     game: str
     lineup: str
     first_starter: Side
     side: Side
+    nonce: str
 
     def to_bytes(self) -> bytes:
         return _dump(
             {
                 "v": PROTOCOL_VERSION,
                 "type": "offer",
-                "code": self.code,
+                "id": self.game_id,
                 "nest": self.nest,
                 "game": self.game,
                 "lineup": self.lineup,
                 "first": self.first_starter.label,
                 "side": self.side.label,
+                "nonce": self.nonce,
             }
         )
 
 
 @dataclass(frozen=True)
 class Join:
-    """The game offered under ``code`` taken up by the nest ``nest``."""
+    """The game ``game_id`` taken up by the nest ``nest``, with its nonce."""
 
-    code: str
+    game_id: str
     nest: str
+    nonce: str
 
     def to_bytes(self) -> bytes:
-        return _dump({"v": PROTOCOL_VERSION, "type": "join", "code": self.code, "nest": self.nest})
+        return _dump(
+            {"v": PROTOCOL_VERSION, "type": "join", "id": self.game_id, "nest": self.nest, "nonce": self.nonce}
+        )
 
 
 @dataclass(frozen=True)
@@ -232,7 +241,7 @@ class StateMessage:
     """One nest's whole state of the set, and what it says by sending it now."""
 
     kind: Kind
-    code: str
+    game_id: str
     nest: str
     side: Side
     game: str
@@ -248,7 +257,7 @@ class StateMessage:
         data: dict[str, Any] = {
             "v": PROTOCOL_VERSION,
             "type": self.kind.value,
-            "code": self.code,
+            "id": self.game_id,
             "nest": self.nest,
             "side": self.side.label,
             "game": self.game,
@@ -272,7 +281,7 @@ class StateMessage:
 Message = Offer | Join | StateMessage
 
 _COMMON_STATE_KEYS = frozenset(
-    "v type code nest side game lineup first games record take_backs proposal answer desync".split()
+    "v type id nest side game lineup first games record take_backs proposal answer desync".split()
 )
 _LAST_MOVE_KEYS = frozenset("game_number ply move position".split())
 
@@ -313,21 +322,22 @@ def _read(data: bytes, game: Game) -> Message:
         raise MessageError(f"v: {version!r} is not the protocol's version ({PROTOCOL_VERSION})")
     kind = _string(value, "type", 32)
     if kind == "offer":
-        _keys(value, frozenset("v type code nest game lineup first side".split()))
+        _keys(value, frozenset("v type id nest game lineup first side nonce".split()))
         name = _string(value, "game", 64)
         if name != game.name:
             raise MessageError(f"game: {name!r} is not the game this nest plays ({game.name!r})")
         return Offer(
-            code=_code(value),
+            game_id=_game_id(value),
             nest=_nest(value),
             game=name,
             lineup=_lineup(value, game),
             first_starter=_side(value, "first"),
             side=_side(value, "side"),
+            nonce=_nonce(value),
         )
     if kind == "join":
-        _keys(value, frozenset("v type code nest".split()))
-        return Join(code=_code(value), nest=_nest(value))
+        _keys(value, frozenset("v type id nest nonce".split()))
+        return Join(game_id=_game_id(value), nest=_nest(value), nonce=_nonce(value))
     try:
         state_kind = Kind(kind)
     except ValueError:
@@ -361,7 +371,7 @@ def _read_state(value: dict[str, Any], kind: Kind, game: Game) -> StateMessage:
     last_move = _last_move(value, kind, set_record, positions, side) if has_last_move else None
     return StateMessage(
         kind=kind,
-        code=_code(value),
+        game_id=_game_id(value),
         nest=_nest(value),
         side=side,
         game=name,
@@ -412,15 +422,39 @@ def check_set_record(game: Game, set_record: SetRecord) -> list[Position]:
 
 
 def replay(game: Game, lineup: str, starter: Side, record: tuple[str, ...], where: str) -> Position:
-    """The position after ``record``'s moves from ``lineup`` with ``starter`` to move.
-    Raises :class:`MessageError` naming the first move that is not legal."""
+    """The position after ``record``'s moves from ``lineup`` with ``starter`` to move,
+    every pass the rules force made on the way (:func:`pass_if_forced`): a record
+    holds no pass, as both nests' referees make each alike. Raises
+    :class:`MessageError` naming the first move that is not legal."""
     position = game.start(lineup, starter)
+    pass_if_forced(position)
     for ply, text in enumerate(record):
         try:
             position.push(game.read_move(text))
         except NestrefError as error:
             raise MessageError(f"{where}[{ply}]: {text!r} cannot be played: {error}") from None
+        pass_if_forced(position)
     return position
+
+
+def pass_if_forced(position: Position) -> None:
+    """The side to move passes if the rules leave it no other move (as the referee
+    makes it pass at once, on each nest); so does the other, if it then has none."""
+    for _ in range(2):
+        moves = position.legal_moves()
+        if len(moves) != 1 or not moves[0].is_pass:
+            return
+        position.push(moves[0])
+
+
+def before_last_move(position: Position) -> Position:
+    """A copy of ``position`` before its last move that is not a pass (and the passes
+    forced after it)."""
+    before = position.copy()
+    while before.move_stack and before.move_stack[-1].is_pass:
+        before.pop()
+    before.pop()
+    return before
 
 
 def _last_move(
@@ -435,9 +469,7 @@ def _last_move(
     if move != record[-1]:
         raise MessageError(f"move: {move!r}, but the record's last move is {record[-1]!r}")
     after = positions[number]  # the record replayed already: the position after its last move
-    before = after.copy()
-    before.pop()
-    mover = before.turn
+    mover = before_last_move(after).turn
     if kind is Kind.MOVE and mover is not side:
         raise MessageError(f"move: {move!r} is {mover.label}'s, not the sender's ({side.label})")
     if kind is Kind.ACK and mover is side:
@@ -472,7 +504,7 @@ def take_back_plies(set_record: SetRecord, position: Position, side: Side) -> in
     record = set_record.record
     if not record:
         return 0
-    if position.turn is not side:  # side made the last move
+    if before_last_move(position).turn is side:  # side made the last move
         return 1
     return 2 if len(record) >= 2 else 0
 
@@ -559,11 +591,18 @@ def _integer(value: dict[str, Any], key: str, lowest: int, highest: int, prefix:
     return number
 
 
-def _code(value: dict[str, Any]) -> str:
-    code = _string(value, "code", CODE_LENGTH)
-    if not CODE_PATTERN.fullmatch(code):
-        raise MessageError(f"code: {code!r} is not a game code")
-    return code
+def _game_id(value: dict[str, Any]) -> str:
+    game_id = _string(value, "id", 16)
+    if not GAME_ID_PATTERN.fullmatch(game_id):
+        raise MessageError(f"id: {game_id!r} is not a game's id (16 of 0-9 and a-f)")
+    return game_id
+
+
+def _nonce(value: dict[str, Any]) -> str:
+    nonce = _string(value, "nonce", 32)
+    if not NONCE_PATTERN.fullmatch(nonce):
+        raise MessageError(f"nonce: {nonce!r} is not a nonce (32 of 0-9 and a-f)")
+    return nonce
 
 
 def _nest(value: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ message.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_host.errors import NestrefError
@@ -49,10 +49,13 @@ from firmware_host.remote.messages import (
     ProposalKind,
     SetRecord,
     StateMessage,
+    before_last_move,
     check_code,
+    pass_if_forced,
     replay,
     take_back_plies,
 )
+from firmware_host.remote.signing import pairing_key, session_key
 
 RESEND_S = 5.0
 """While something waits for the other side (a copy, an answer), the state is sent again
@@ -165,9 +168,11 @@ class LinkChanged:
 
 @dataclass(frozen=True)
 class Refused:
-    """A message was not believed (a broken one, someone else's, an old one)."""
+    """A message was not believed (a broken one, someone else's, an old one); ``count``
+    refused since the last told (they are told at most once a minute from one source)."""
 
     reason: str
+    count: int = 1
 
     def to_text(self) -> str:
         return f"refused: {self.reason}"
@@ -193,6 +198,12 @@ class SessionRecord:
 
     set_record: SetRecord
     proposal: Proposal | None = None
+    sent_seq: int = 0
+    """The link's counters (kept by :class:`~firmware_host.remote.player.RemotePlayer`,
+    not the session): the last sequence number this nest signed, and the highest
+    taken from the other nest, so that a restarted nest neither signs a number twice
+    nor takes an old message replayed."""
+    heard_seq: int = -1
 
 
 @dataclass(frozen=True)
@@ -224,7 +235,9 @@ def _duration(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class Pairing:
-    """A game agreed between two nests: its code, who plays what, how the set starts."""
+    """A game agreed between two nests: its code (the players'), its public id (its
+    topics'), who plays what, how the set starts, and the session key both nests drew
+    from the code and their nonces (never in a repr or a log)."""
 
     code: str
     game: str
@@ -233,51 +246,90 @@ class Pairing:
     offerer_side: Side
     offerer_nest: str
     joiner_nest: str
+    game_id: str
+    key: bytes = field(repr=False)
 
 
 class Offering:
-    """A game offered under ``code``, waiting for a nest to join it."""
+    """A game offered under ``code`` (its public id ``game_id``), waiting for a nest to join it."""
 
-    def __init__(self, game: Game, *, code: str, nest: str, side: Side, lineup: str, first_starter: Side) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        code: str,
+        nest: str,
+        side: Side,
+        lineup: str,
+        first_starter: Side,
+        game_id: str,
+        nonce: str,
+    ) -> None:
         self.game = game
+        self.code = check_code(code)
         self.offer = Offer(
-            code=check_code(code),
+            game_id=game_id,
             nest=nest,
             game=game.name,
             lineup=game.check_lineup(lineup),
             first_starter=first_starter,
             side=side,
+            nonce=nonce,
         )
+        self.key = pairing_key(self.code, game_id, nest)
+        """What the offer and the join are signed with."""
 
     def received(self, message: Offer | Join | StateMessage) -> Pairing | None:
-        """The pairing, if ``message`` joins this game; None for anything else."""
-        if not isinstance(message, Join) or message.code != self.offer.code or message.nest == self.offer.nest:
-            return None
+        """The pairing, if ``message`` (its signature checked with :attr:`key`) joins this
+        game; None for anything else."""
         offer = self.offer
-        return Pairing(offer.code, offer.game, offer.lineup, offer.first_starter, offer.side, offer.nest, message.nest)
+        if not isinstance(message, Join) or message.game_id != offer.game_id or message.nest == offer.nest:
+            return None
+        return Pairing(
+            self.code,
+            offer.game,
+            offer.lineup,
+            offer.first_starter,
+            offer.side,
+            offer.nest,
+            message.nest,
+            offer.game_id,
+            session_key(self.key, offer.nonce, message.nonce),
+        )
 
 
 class Joining:
-    """Taking up the game offered under ``code``."""
+    """Taking up the game offered under ``code``: the offer is found by its signature,
+    the only one made with the key that the code gives for its id and its offerer."""
 
-    def __init__(self, game: Game, *, code: str, nest: str) -> None:
+    def __init__(self, game: Game, *, code: str, nest: str, nonce: str) -> None:
         self.game = game
-        self.join = Join(code=check_code(code), nest=nest)
+        self.code = check_code(code)
+        self.nest = nest
+        self.nonce = nonce
+        self.join: Join | None = None
+        """The join, once the offer is found."""
+
+    def key_for(self, game_id: str, offerer: str) -> bytes:
+        """The key an offer of ``offerer`` under ``game_id`` is signed with if it is the code's."""
+        return pairing_key(self.code, game_id, offerer)
 
     def received(self, message: Offer | Join | StateMessage) -> Pairing | None:
-        """The pairing, if ``message`` is the offer of this game; None otherwise."""
-        if not isinstance(message, Offer) or message.code != self.join.code:
+        """The pairing, if ``message`` is the offer of this game (its signature checked
+        with :meth:`key_for`); None otherwise."""
+        if not isinstance(message, Offer) or message.game != self.game.name or message.nest == self.nest:
             return None
-        if message.game != self.game.name or message.nest == self.join.nest:
-            return None
+        self.join = Join(game_id=message.game_id, nest=self.nest, nonce=self.nonce)
         return Pairing(
-            message.code,
+            self.code,
             message.game,
             message.lineup,
             message.first_starter,
             message.side,
             message.nest,
-            self.join.nest,
+            self.nest,
+            message.game_id,
+            session_key(self.key_for(message.game_id, message.nest), message.nonce, self.nonce),
         )
 
 
@@ -322,6 +374,7 @@ class Session:
         self._incoming: ShowMove | None = None  # their move, shown, not yet copied
         self._peer_progress: tuple[int, int, int] = (-1, -1, -1)
         self._copied_ply = 0  # our last move known to be copied there
+        self._peer_record: SetRecord | None = None  # the other side's latest record
         self.phase = Phase.SET_OVER if record.is_set_over() else Phase.PLAYING
         self.desync_reason: str | None = None
         self._link = LinkView(is_up=False, since=now, is_peer_online=False, peer_since=now)
@@ -367,12 +420,7 @@ class Session:
     def is_waiting_for_copy(self) -> bool:
         """Whether our last move is made here and not yet acknowledged there."""
         record = self._record.record
-        return (
-            self.phase is Phase.PLAYING
-            and bool(record)
-            and self._position.turn is not self.side
-            and self._copied_ply < len(record)
-        )
+        return self.phase is Phase.PLAYING and self._last_mover() is self.side and self._copied_ply < len(record)
 
     # -- what happens at this nest --------------------------------------------------------
 
@@ -384,6 +432,11 @@ class Session:
         """``move`` was made and refereed on this nest: our own move on our turn, or the
         copy of theirs. Raises :class:`SessionError` for any other."""
         self._check_playing()
+        try:
+            if self.game.read_move(move).is_pass:
+                return Step()  # forced by the rules: both nests' referees make it, and so does the session
+        except NestrefError as error:
+            raise SessionError(f"{move} cannot be played: {error}") from None
         if self._incoming is not None:
             if move != self._incoming.move:
                 raise SessionError(f"{move} is not their move {self._incoming.move}, which is to be copied")
@@ -396,13 +449,39 @@ class Session:
             self._position.push(self.game.read_move(move))
         except NestrefError as error:
             raise SessionError(f"{move} cannot be played: {error}") from None
+        pass_if_forced(self._position)
         number = self._record.game_number
         self._record = dataclasses.replace(self._record, record=(*self._record.record, move))
         self._incoming = None
         self._clear_proposals()
         last = LastMove(number, len(self._record.record), move, self._position.to_text())
         events = self._finish_if_over()
+        if kind is Kind.ACK and not events:
+            events = tuple(self._next_incoming())
         return Step(messages=(self._message(kind, now, last),), events=events)
+
+    def _next_incoming(self) -> list[Event]:
+        """After a copy: their next move, if their record already has it (they moved
+        again after a pass forced on us)."""
+        peer, mine = self._peer_record, self._record
+        if peer is None or peer.take_backs != mine.take_backs or peer.game_number < mine.game_number:
+            return []
+        if peer.game_number == mine.game_number:
+            theirs = peer.record
+        elif peer.finished[mine.game_number].ending is Ending.RULES:
+            theirs = peer.finished[mine.game_number].record
+        else:
+            return []
+        ours = mine.record
+        if len(theirs) <= len(ours) or theirs[: len(ours)] != ours or self._position.turn is self.side:
+            return []
+        return self._show(mine.game_number, len(ours) + 1, theirs[len(ours)])
+
+    def _last_mover(self) -> Side | None:
+        """Who made the last move of the game being played (passes aside); None before the first."""
+        if not self._record.record:
+            return None
+        return before_last_move(self._position).turn
 
     def resign(self, now: float) -> Step:
         """Our side gives the game up."""
@@ -470,13 +549,14 @@ class Session:
     def received(self, message: StateMessage, now: float) -> Step:
         """A message from the link, already read by
         :func:`~firmware_host.remote.messages.read_message`."""
-        if message.code != self.pairing.code or message.nest != self.peer_nest or message.side is self.side:
+        if message.game_id != self.pairing.game_id or message.nest != self.peer_nest or message.side is self.side:
             return Step(events=(Refused(f"a message from nest {message.nest!r}, not from the other side's"),))
         if message.set_record.progress < self._peer_progress:
             return Step()  # an old message, delivered late
         if self.phase is Phase.DESYNC:
             return Step()
         self._peer_progress = message.set_record.progress
+        self._peer_record = message.set_record
         if message.desync is not None:
             return self._desync(f"the other nest stopped: {message.desync}", now, tell=False)
         try:
@@ -499,8 +579,7 @@ class Session:
         is_copy_unacked = (
             message.kind is Kind.HELLO
             and message.set_record == self._record
-            and bool(self._record.record)
-            and self._position.turn is self.side
+            and self._last_mover() is self.side.opponent
         )
         if self._record.progress > message.set_record.progress or is_answered or is_copy_unacked:
             return Step(messages=(self._message(Kind.HELLO, now),), events=tuple(events))
@@ -537,7 +616,7 @@ class Session:
             extra = self._compare(number, mine, finished.record)
             if extra is None:
                 raise _DisagreementError("the other nest says the game ended by a move we never saw")
-            return self._show(number, len(finished.record), extra)
+            return self._show(number, len(mine) + 1, extra)
         if finished.ending is Ending.RESIGNED:
             if finished.result == self.side.opponent.label:
                 raise _DisagreementError("the other nest says we resigned")
@@ -571,12 +650,11 @@ class Session:
             raise _DisagreementError(f"{peer.take_backs} take backs there, {mine.take_backs} here")
         extra = self._compare(mine.game_number, mine.record, peer.record)
         if extra is not None:
-            events += self._show(mine.game_number, len(peer.record), extra)
+            events += self._show(mine.game_number, len(mine.record) + 1, extra)
         elif (
             len(peer.record) == len(mine.record)
-            and mine.record
             and self._copied_ply < len(mine.record)
-            and self._position.turn is not self.side
+            and self._last_mover() is self.side
         ):
             self._copied_ply = len(mine.record)
             events.append(MoveCopied(len(mine.record), mine.record[-1]))
@@ -618,8 +696,7 @@ class Session:
     def _take_back(self, plies: int) -> TakeBack:
         record = self._record
         self._record = dataclasses.replace(record, record=record.record[:-plies], take_backs=record.take_backs + 1)
-        for _ in range(plies):
-            self._position.pop()
+        self._position = self._replay_current()  # the passes forced before and after, as the referee undoes them
         self._incoming = None
         self._proposal = self._peer_proposal = None
         self._copied_ply = min(self._copied_ply, len(self._record.record))
@@ -677,20 +754,23 @@ class Session:
             return None
         longer, holder = (theirs, self.side.opponent) if len(theirs) > len(mine) else (mine, self.side)
         who = "we" if holder is self.side else "they"
-        if len(longer) - common != 1:
-            more = len(longer) - common
-            raise _DisagreementError(f"{who} have {more} moves of game {number + 1} more than the other")
         record = self._record
-        before = replay(self.game, record.lineup, record.starter(number), longer[:-1], "record")
-        if before.turn is not holder:
-            raise _DisagreementError(f"{who} have a move of game {number + 1} the other side made, and it does not")
-        return longer[-1] if holder is not self.side else None
+        position = replay(self.game, record.lineup, record.starter(number), longer[:common], "record")
+        for ply in range(common, len(longer)):  # more than one only across passes forced on the other
+            if position.turn is not holder:
+                more = len(longer) - common
+                raise _DisagreementError(
+                    f"{who} have {more} moves of game {number + 1} more than the other, not all {who} made"
+                )
+            position.push(self.game.read_move(longer[ply]))
+            pass_if_forced(position)
+        return longer[common] if holder is not self.side else None
 
     def _message(self, kind: Kind, now: float, last_move: LastMove | None = None) -> StateMessage:
         self._last_sent = now
         return StateMessage(
             kind=kind,
-            code=self.pairing.code,
+            game_id=self.pairing.game_id,
             nest=self.nest,
             side=self.side,
             game=self.game.name,

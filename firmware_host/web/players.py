@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from firmware_host.errors import NestrefError
 from firmware_host.games.base import Side
-from firmware_host.web.access import PinAttempts, PinRefusedError, SidePins
+from firmware_host.web.access import PinRefusedError, SidePins
 from firmware_host.web.channel import (
     MAX_ID_CHARS,
     Channel,
@@ -60,7 +61,6 @@ class PlayerPage(PageConnection):
     """One connected player's page."""
 
     token: str | None = None
-    tries: PinAttempts = field(default_factory=PinAttempts)
     signals_sent: int = 0
 
 
@@ -68,14 +68,25 @@ class PlayerScreens(Channel[PlayerPage]):
     """The players' own pages of one daemon's game (the channel ``/ws/player``), their
     PINs and their sessions; ``signals``, the public signals the shared page is sent too."""
 
-    def __init__(self, daemon: Daemon, picture: Picture, signals: SignalFeed, *, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        daemon: Daemon,
+        picture: Picture,
+        signals: SignalFeed,
+        *,
+        clock: Callable[[], float],
+        pins_file: Path | None = None,
+        pin_from: str = "",
+    ) -> None:
         super().__init__(max_message_bytes=MAX_PLAYER_MESSAGE_BYTES)
         self.daemon = daemon
         self.picture = picture
         self.clock = clock
         game = daemon.config.game
         self.is_open = game.hidden is not None
-        self.pins = SidePins([side.label for side in Side] if self.is_open else [])  # (the server's PIN avoids them)
+        # Kept in pins_file, if given (the nest: they survive a restart); the server's PIN avoids them.
+        self.pins = SidePins([side.label for side in Side] if self.is_open else [], pins_file=pins_file)
+        self.pin_from = pin_from  # where a player finds their side's PIN, in words, for the screen to say
         self._signals = signals
         self._private: tuple[tuple[str, int], dict[str, str]] | None = None  # made for (game, signals)
 
@@ -93,6 +104,7 @@ class PlayerScreens(Channel[PlayerPage]):
             "type": "hello",
             "open": self.is_open,
             "side": self.side_of(page),
+            "pin_from": self.pin_from,
             "game": game.for_page(),
             "geometry": self.picture.geometry(),
         }
@@ -111,7 +123,7 @@ class PlayerScreens(Channel[PlayerPage]):
                 raise PlayerMessageError(f"{self.daemon.config.game.title} has no players' own screens")
             reply: dict[str, Any] = {"type": "ack"}
             if kind == "side_pin":
-                page.token = self.pins.log_in(message["side"], message["pin"], page.tries, self.clock())
+                page.token = self.pins.log_in(message["side"], message["pin"], page.source, self.clock())
                 reply = {"type": "session", "token": page.token, "side": message["side"]}
                 page.send(self.hello(page))
             elif kind == "resume":

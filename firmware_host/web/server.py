@@ -12,8 +12,8 @@ daemon's own event loop, so nothing here needs a lock against it.
 Nothing from the network is trusted (docs/simulator.md, "Security"): every request must
 name an allowed host (no DNS rebinding), a WebSocket must come from the page's own
 origin, every response carries the same security headers, built here and never copied
-from a request; the PIN is shown only to pages that gave it, and guessing it is rate
-limited per page and for the whole server.
+from a request; the PIN is shown only to pages that gave it, and guessing it is limited
+per source (:class:`~firmware_host.web.access.PinGuard`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
-import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -35,13 +33,19 @@ from firmware_host.daemon import Daemon, Snapshot
 from firmware_host.daemon.buttons import BUTTON_HELP
 from firmware_host.daemon.tunes import tunes_as_json
 from firmware_host.web.access import (
+    Handler,
+    PinGuard,
+    PinRefusedError,
+    Sessions,
     add_security_headers,
     address_shown,
     is_allowed_host,
     is_loopback,
     names_in,
+    new_pin,
     only_allowed_hosts,
     page_url,
+    source_of,
     start_site,
 )
 from firmware_host.web.channel import Channel, PageConnection, encoded
@@ -66,12 +70,12 @@ from firmware_host.web.static import PageFiles
 logger = logging.getLogger(__name__)
 
 FRAME_S = 0.05  # what changed is sent at most this often
-PIN_TRIES = 5  # wrong PINs in a row from one page before that page waits
-PIN_PAUSE_S = 30.0
-SERVER_PIN_TRIES = 20  # wrong PINs from all pages together within SERVER_PIN_WINDOW_S before every page waits
-SERVER_PIN_WINDOW_S = 60.0
-SESSION_S = 12 * 3600.0  # a session lasts this long (or until the PIN changes)
-MAX_SESSIONS = 100  # the oldest session ends when more are open
+SIMULATOR = "the simulator"  # what the simulator's PIN opens (PinGuard's and Sessions' target)
+PIN_FROM_THE_NEST = (
+    "Your side's PIN is on the nest's OLED while you hold two buttons together:"
+    " confirm and take back for red, confirm and switch for blue."
+)
+PIN_FROM_THE_SIMULATOR = "Your side's PIN was printed by nestref sim, in the terminal that started it."
 
 
 @dataclass(eq=False)
@@ -79,8 +83,6 @@ class Page(PageConnection):
     """One connected page."""
 
     token: str | None = None  # its session, once it gave the PIN (or resumed a session)
-    wrong_pins: int = 0  # in a row
-    pins_paused_until: float = 0.0  # no PIN is taken from this page before
     signals_sent: int = 0  # how many of the server's signals this page has been sent
     cues_sent: int = 0  # how many of the daemon's cues (none from before it connected)
 
@@ -97,6 +99,7 @@ class WebServer(Channel[Page]):
         host: str = "127.0.0.1",
         port: int = 8080,
         clock: Callable[[], float] = time.monotonic,
+        pins_file: Path | None = None,
     ) -> None:
         super().__init__(max_message_bytes=MAX_MESSAGE_BYTES if table is not None else SPECTATOR_MESSAGE_BYTES)
         self.daemon = daemon
@@ -107,9 +110,17 @@ class WebServer(Channel[Page]):
         self.pin: str | None = None
         self._signals = SignalFeed()  # the public signals, for the shared pages and the players' own
         daemon.subscribe(self._signals.add)
-        self.players = PlayerScreens(daemon, self.picture, self._signals, clock=clock)  # their pages and PINs
-        self._sessions: dict[str, float] = {}  # token: when it ends
-        self._wrong_pins: deque[float] = deque()  # when each recent wrong PIN came, from any page
+        # The players' pages and PINs (kept in pins_file: the nest's survive a restart).
+        self.players = PlayerScreens(
+            daemon,
+            self.picture,
+            self._signals,
+            clock=clock,
+            pins_file=pins_file,
+            pin_from=PIN_FROM_THE_NEST if table is None else PIN_FROM_THE_SIMULATOR,
+        )
+        self._sessions = Sessions()
+        self._guard = PinGuard()
         if not is_loopback(host) and table is not None:
             self.change_pin()
         self._acting = asyncio.Lock()
@@ -124,8 +135,10 @@ class WebServer(Channel[Page]):
         self._cues = CueFeed()
         daemon.subscribe_cues(self._cues.add)
         # Over HTTP the page sends requests, never a body: the WebSocket has its own limit.
+        self.is_shared_with_network = table is not None or daemon.config.spectators_on_network
         self.app = web.Application(
-            client_max_size=SPECTATOR_MESSAGE_BYTES, middlewares=[only_allowed_hosts(self.is_allowed_host)]
+            client_max_size=SPECTATOR_MESSAGE_BYTES,
+            middlewares=[only_allowed_hosts(self.is_allowed_host), self._only_players_from_elsewhere],
         )
         self.app.router.add_get("/ws", self.handle)
         add_history_routes(self.app, daemon)  # before "/{name}", which takes one segment only
@@ -170,6 +183,20 @@ class WebServer(Channel[Page]):
         (DNS rebinding) is refused."""
         return is_allowed_host(host, serving=self.host, names=self._host_names)
 
+    @web.middleware
+    async def _only_players_from_elsewhere(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """On the nest (``nestref run --web``), unless ``[web] spectators_on_network``:
+        the shared page, its socket and the history for this machine alone; the
+        players' own screens (``player.html``, ``/ws/player`` and the page's code) for
+        every machine that reaches the port."""
+        from_elsewhere = not is_loopback(source_of(request.remote or ""))
+        if from_elsewhere and not self.is_shared_with_network and not is_for_players(request.path):
+            raise web.HTTPForbidden(
+                text="the shared page is for this machine only ([web] spectators_on_network = true opens it);"
+                " the players' own screens are at /player.html\n"
+            )
+        return await handler(request)
+
     # -- the WebSocket --
 
     def new_page(self, socket: web.WebSocketResponse, source: str) -> Page:
@@ -208,10 +235,12 @@ class WebServer(Channel[Page]):
             return False
         if self.pin is None:
             return True
-        return page.token is not None and self._sessions.get(page.token, -math.inf) > self.clock()
+        return self._sessions.target_of(page.token, self.clock()) == SIMULATOR
 
     def _sees_pin(self, page: Page) -> bool:
-        return self.pin is None or self.may_act(page)
+        """Whether ``page`` is sent the OLED as drawn, a PIN on it included: on the nest
+        never (a side's own PIN may be on it: the spectators get the public screen)."""
+        return self.table is not None and (self.pin is None or self.may_act(page))
 
     async def received(self, page: Page, text: str) -> None:
         try:
@@ -255,62 +284,38 @@ class WebServer(Channel[Page]):
 
     def _authenticate(self, page: Page, request: Request) -> None:
         """A ``pin`` or ``resume``: the page may act from now on. Raises
-        :class:`ActionError` for a wrong PIN, an ended session, or a page (or a
-        server) that must wait after too many wrong PINs."""
+        :class:`ActionError` for a wrong PIN, an ended session, or a source that must
+        wait after too many wrong PINs (:class:`~firmware_host.web.access.PinGuard`)."""
         now = self.clock()
         if request.type == "resume":
             token = request.fields["token"]
-            if self._sessions.get(token, -math.inf) <= now:
+            if self._sessions.target_of(token, now) != SIMULATOR:
                 raise ActionError("that session has ended: give the PIN again")
             page.token = token
         else:
-            if now < page.pins_paused_until:
-                raise ActionError(f"too many wrong PINs: try again in {math.ceil(page.pins_paused_until - now)} s")
-            while self._wrong_pins and self._wrong_pins[0] <= now - SERVER_PIN_WINDOW_S:
-                self._wrong_pins.popleft()
-            if len(self._wrong_pins) >= SERVER_PIN_TRIES:  # guessed at from many pages: every page waits
-                wait = math.ceil(self._wrong_pins[0] + SERVER_PIN_WINDOW_S - now)
-                raise ActionError(f"too many wrong PINs on this simulator: try again in {wait} s")
-            if self.pin is not None and not secrets.compare_digest(request.fields["pin"].encode(), self.pin.encode()):
-                self._wrong_pins.append(now)
-                if len(self._wrong_pins) == SERVER_PIN_TRIES:
-                    logger.warning("%d wrong PINs within a minute: no page may give one for a while", SERVER_PIN_TRIES)
-                page.wrong_pins += 1
-                if page.wrong_pins >= PIN_TRIES:
-                    page.wrong_pins, page.pins_paused_until = 0, now + PIN_PAUSE_S
-                raise ActionError("wrong PIN")
-            page.wrong_pins = 0
-            page.token = self._new_session(now)
+            if self.pin is not None:
+                try:
+                    self._guard.check(SIMULATOR, request.fields["pin"], self.pin, source_of(page.source), now)
+                except PinRefusedError as error:
+                    message = str(error)
+                    raise ActionError("wrong PIN" if message.startswith("wrong PIN") else message) from None
+            page.token = self._sessions.begin(SIMULATOR, now)
         page.send(self.hello(page))
-
-    def _new_session(self, now: float) -> str:
-        for token, ends in list(self._sessions.items()):
-            if ends <= now:
-                del self._sessions[token]
-        while len(self._sessions) >= MAX_SESSIONS:
-            del self._sessions[next(iter(self._sessions))]  # the oldest
-        token = secrets.token_urlsafe(24)
-        self._sessions[token] = now + SESSION_S
-        return token
 
     def change_pin(self) -> str:
         """A new PIN, shown on the nest's OLED; every session ends, every pause too."""
-        pin = f"{secrets.randbelow(10_000):04d}"
         # A new one (the old one may be known to someone who should not), and no side's own.
-        while pin == self.pin or pin in self.players.pins.pins.values():
-            pin = f"{secrets.randbelow(10_000):04d}"
+        pin = new_pin(avoid=[*([self.pin] if self.pin else []), *self.players.pins.pins.values()])
         self.pin = pin
-        self._sessions.clear()
-        self._wrong_pins.clear()
-        for page in self.pages:  # their tokens are no session now
-            page.wrong_pins, page.pins_paused_until = 0, 0.0
+        self._sessions.end_all(SIMULATOR)
+        self._guard.forget(SIMULATOR)
         self.daemon.show_pin(pin)  # on the OLED, for the players at the nest to tell
         return pin
 
     def _renew_pin(self, page: Page) -> None:
         """``new_pin``: every other page must give the new PIN; ``page`` keeps acting."""
         self.change_pin()
-        page.token = self._new_session(self.clock())
+        page.token = self._sessions.begin(SIMULATOR, self.clock())
         for other in list(self.pages):
             other.send(self.hello(other))
 
@@ -367,6 +372,19 @@ class WebServer(Channel[Page]):
             page.cues_sent = self._cues.count
             for kind, text in [*common, oleds[sees_pin]]:
                 page.send_changed(kind, text)
+
+
+def is_for_players(path: str) -> bool:
+    """Whether ``path`` is one of what a player's own screen needs: ``player.html``, its
+    socket, and the page's code and pictures (no page, no data).
+
+    >>> [is_for_players(p) for p in ("/player.html", "/ws/player", "/socket.js", "/", "/ws", "/index.html")]
+    [True, True, True, False, False, False]
+    """
+    if path in ("/player.html", "/ws/player"):
+        return True
+    name = path[1:]
+    return "/" not in name and name.rpartition(".")[2] in ("js", "css", "png", "svg")
 
 
 def _cut(message: str) -> str:

@@ -324,5 +324,6 @@ def _page_piece(rank: Rank, side: Side, order: int) -> dict[str, Any]:
 
 def load(board: str | Path | None) -> BattleGame:
     """The battle game on the field of the board file ``board`` (None: the classic
-    field). Raises :class:`~firmware_host.errors.BoardFileError`."""
+    field; ``classic-40``, a shipped board's name: that one). Raises
+    :class:`~firmware_host.errors.BoardFileError`."""
     return BattleGame(Field.load(board) if board is not None else Field.default())

@@ -5,7 +5,9 @@ and chooses from that view alone (``docs/rules-battle.md`` §9).
 Level 1 plays a random legal move. Level 2, cautious, weighs each move by what it may
 win or lose: a strike by the chances of each rank the struck piece may have (the
 army's ranks not yet removed or seen, and no Bomb or Flag once it has moved), a move by
-the known enemies it steps next to, a little by how far it goes forward.
+the known enemies it steps next to, a little by how far it goes forward. Levels 3 to 5
+search over what they believe of the other side's pieces (``belief.py``, ``search.py``;
+``docs/battle-computer.md``), each with a larger budget than the one below.
 """
 
 from __future__ import annotations
@@ -16,13 +18,29 @@ from collections.abc import Callable
 
 from firmware_host.games.base import ComputerChoice, ComputerLevel, Side
 from firmware_host.games.battle.army import Rank, Role, StrikeResult, resolve_strike
-from firmware_host.games.battle.field import Field
+from firmware_host.games.battle.belief import CLUB, UNIFORM
+from firmware_host.games.battle.computer_setups import computer_setup
 from firmware_host.games.battle.moves import Move
 from firmware_host.games.battle.pieces import SeenPiece, Shown
 from firmware_host.games.battle.position import Position, View
-from firmware_host.games.battle.setups import Setup
+from firmware_host.games.battle.search import Budget, search
 
-LEVELS = (ComputerLevel(1, "random"), ComputerLevel(2, "cautious"))
+__all__ = ["LEVELS", "BattleComputer", "choose_from_view", "computer_setup"]
+
+LEVELS = (
+    ComputerLevel(1, "random"),
+    ComputerLevel(2, "cautious"),
+    ComputerLevel(3, "careful"),
+    ComputerLevel(4, "shrewd"),
+    ComputerLevel(5, "strongest"),
+)
+BUDGETS = {
+    3: Budget(samples=3, prior=UNIFORM, caution=1.0),
+    4: Budget(samples=6, prior=CLUB, recapture=True, caution=0.5),
+    5: Budget(samples=16, prior=CLUB, recapture=True, caution=0.5),
+}
+"""The searching levels' budgets: counted, never timed, so a level plays alike on every
+machine (``docs/battle-computer.md``)."""
 FLAG_VALUE = 1000.0
 BOMB_VALUE = 2.0
 SPY_BONUS = 4.0  # a Spy is weak, but it is the one piece that takes the Marshal
@@ -48,7 +66,7 @@ class BattleComputer:
     ) -> ComputerChoice:
         """The move at ``level``, from the side to move's own view: given a position, it
         takes that view of it first; the daemon hands it the view alone."""
-        return choose_from_view(_own_view(position), level, self._random)
+        return choose_from_view(_own_view(position), level, self._random, should_stop=should_stop)
 
     def analyse(
         self, position: Position | View, *, nodes: int | None, seconds: float | None, clock: Callable[[], float]
@@ -61,33 +79,19 @@ def _own_view(position: Position | View) -> View:
     return position.view(position.turn) if isinstance(position, Position) else position
 
 
-def computer_setup(field: Field, side: Side, seed: int) -> Setup:
-    """A set-up for the computer's side, drawn with ``seed``: the army shuffled over the
-    squares its first demo set-up fills, the Flag then put on the back row (a Flag in
-    front would be struck at once). The referee learns it as it learns a player's; the
-    computer plays from its view alone, as it does whatever set-up its side has."""
-    rng = random.Random(seed)
-    squares = sorted(field.lineup(field.lineup_names[0]).setups[side].ranks, key=field.index)
-    ranks = [rank for rank in field.army for _ in range(rank.count)]
-    rng.shuffle(ranks)
-    chosen = dict(zip(squares, ranks, strict=True))
-    back = max(field.setup_rows(side)) if field.forward(side) < 0 else min(field.setup_rows(side))
-    flag = next(square for square, rank in chosen.items() if rank is field.army.flag)
-    back_squares = [square for square in squares if square in field.row_squares(back)]
-    if flag not in back_squares and back_squares:
-        other = rng.choice(back_squares)
-        chosen[flag], chosen[other] = chosen[other], chosen[flag]
-    setup = Setup(side, chosen)
-    setup.check(field)
-    return setup
-
-
-def choose_from_view(view: View, level: int, rng: random.Random) -> ComputerChoice:
+def choose_from_view(
+    view: View, level: int, rng: random.Random, *, should_stop: Callable[[], bool] = lambda: False
+) -> ComputerChoice:
     """The move for the side to move in ``view`` (its own view) at ``level``. Raises
     ValueError when it has no legal move."""
     moves = view.legal_moves()
     if not moves:
         raise ValueError(f"{view.turn.label} has no legal move")
+    budget = BUDGETS.get(min(level, LEVELS[-1].number))
+    if budget is not None:
+        found = search(view, budget, rng, should_stop=should_stop)
+        facts = {"level": str(level), "score": f"{found.score:.2f}", "samples": str(found.samples)}
+        return ComputerChoice(found.move, {**facts, "nodes": str(found.nodes), "moves": str(len(moves))})
     if level <= 1:
         move = rng.choice(moves)
         return ComputerChoice(move, {"level": str(level), "moves": str(len(moves))})

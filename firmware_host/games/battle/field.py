@@ -86,7 +86,8 @@ class Field:
         self.army = army
         self.two_square_turns = two_square_turns
         """The two-square rule: no piece goes back and forth between the same two squares
-        in this many of its side's turns in a row (the seed's 3; 5 for tournament play)."""
+        in this many of its side's turns in a row (the seed's 3; 6 for tournament play:
+        five moves, the sixth refused)."""
         self._setup_rows = {side: tuple(sorted(numbers, reverse=True)) for side, numbers in setup_rows.items()}
         self._coordinates = {_square_name(x, y): (x, y) for y in range(rows) for x in range(columns)}
         self.cells: tuple[str, ...] = tuple(square for square in self._coordinates if square not in lakes)
@@ -109,9 +110,21 @@ class Field:
         return cls.from_toml(GameAssets.of("battle").board_text(DEFAULT_FIELD), source=f"{DEFAULT_FIELD}.toml")
 
     @classmethod
+    def shipped(cls, name: str) -> Field:
+        """The field of the board file ``name`` shipped with the game (``classic``, the
+        default; ``classic-40``, the classic game's army of 40). Raises
+        :class:`BoardFileError` naming those there are."""
+        if name == DEFAULT_FIELD:
+            return cls.default()
+        return cls.from_toml(GameAssets.of("battle").board_text(name), source=f"{name}.toml")
+
+    @classmethod
     def load(cls, path: str | Path) -> Field:
-        """Read a board file. Raises :class:`BoardFileError` naming the file, the key and
-        what is wrong."""
+        """Read a board file, or the shipped one of that name (:meth:`shipped`: a name
+        without ``.toml`` that the game ships, such as ``classic-40``). Raises
+        :class:`BoardFileError` naming the file, the key and what is wrong."""
+        if str(path) in GameAssets.of("battle").board_names():
+            return cls.shipped(str(path))
         reader = _FieldFileReader(str(path))
         return reader.read(reader.read_file(path, "board file"))
 

@@ -20,7 +20,7 @@ from firmware_host.errors import NotationError
 from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel, PageGame
 from firmware_host.games.base import Piece as BasePiece
 from firmware_host.games.base_game import BaseGame
-from firmware_host.games.cuckoo.drawing import PAGE_DRAWINGS, nest_svg, text_diagram
+from firmware_host.games.cuckoo.drawing import PAGE_DRAWINGS, move_picture_svg, nest_svg, text_diagram
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Limits, SearchResult, level
 from firmware_host.games.cuckoo.rules import (
     DRAW,
@@ -62,19 +62,61 @@ PIECE_SHAPES = {Kind.EGG: "egg", Kind.WARBLER: "diamond", Kind.CUCKOO: "star"}
 """How the web page draws each kind, so a piece reads by its shape as well as its
 colour and letter."""
 
+HOW_TO_WIN = {  # each winning condition for the one who wins by it, numbered as the OLED shows it: "(2)"
+    WinCondition.ONLY_CUCKOO_LEFT: "all you have left is your cuckoo",
+    WinCondition.CUCKOO_CAPTURED: "you capture the other cuckoo",
+    WinCondition.CUCKOO_TOOK_NEST: "your cuckoo reaches one of the other side's homebases",
+    WinCondition.ENTERED_HOMEBASE: "an enemy piece other than its cuckoo enters one of your homebases",
+}
 HOW_TO_PLAY = (
     "Each side has eggs, warblers and one cuckoo. On your turn move one piece forward, or capture.",
+    "Forward is towards the other side, along the two slanting lines of cells: for red "
+    "(who plays up the page) up-left and up-right, for blue down-left and down-right. "
+    "Along a row is sideways, never forward.",
     "An egg steps one cell forward. A warbler or the cuckoo moves one or two cells "
     "forward in a straight line, never jumping over a piece.",
     "A capture takes an enemy piece one cell away (two for a warbler or the cuckoo, in a "
     "straight line over an empty cell) in any direction: lift it off and put your piece "
     "in its place. If you can capture, you must.",
-    "You win when you capture the other cuckoo, when your cuckoo reaches one of the "
-    "other side's homebases, when an enemy piece other than its cuckoo enters one of "
-    "yours, or when all you have left is your cuckoo.",
+    "You win in four ways, each numbered as the nest shows it after a win (RED WINS … (2)): "
+    + "; ".join(f"({int(condition)}) {words}" for condition, words in HOW_TO_WIN.items())
+    + ".",
     "A side that cannot move passes; when neither can, the game is drawn and played again. "
     "A set is the best of three games; the side that starts takes turns.",
 )
+
+RULE_PICTURES: dict[int, tuple[tuple[str, tuple[str, ...], str], ...]] = {
+    # HOW_TO_PLAY's paragraph: (position on the default nest as NFN, its moves, a caption), each drawn
+    # by move_picture_svg. Every move is legal there (tests/test_games.py plays them).
+    2: (
+        ("ewcwe/eeeeee/eee1eee/8/9/8/EEE1EEE/EEEEEE/EWCWE r", ("c3-c4", "c3-d4"), "an egg's two steps forward"),
+        ("c4/6/7/8/9/3e4/1W5/6/2C2 r", ("b3-b5", "b3-c4"), "a warbler: two cells in a line, or one"),
+    ),
+    3: (
+        ("c4/6/7/8/9/8/2e4/2E3/C4 r", ("c2xc3",), "an egg captures the piece next to it"),
+        ("c4/6/7/8/3e5/8/3W3/6/C4 r", ("d3xd5",), "a warbler captures two cells away, over an empty cell"),
+    ),
+}
+
+
+def rule_pictures(nest: Nest) -> list[list[dict[str, str]]]:
+    """The pictures of each paragraph of HOW_TO_PLAY (none on a nest of one's own: the
+    examples' positions are the default nest's)."""
+    if nest.name != Nest.default().name:
+        return [[] for _ in HOW_TO_PLAY]
+    pictures: list[list[dict[str, str]]] = [[] for _ in HOW_TO_PLAY]
+    for paragraph, examples in RULE_PICTURES.items():
+        for nfn, moves, caption in examples:
+            position = Position.from_nfn(nfn, nest=nest)
+            drawn = move_picture_svg(position, tuple(Move.from_text(move) for move in moves))
+            pictures[paragraph].append({"svg": drawn, "caption": caption})
+    return pictures
+
+
+class CuckooPageGame(PageGame):
+    """The page's game with a picture or two of its moves beside each paragraph of its rules."""
+
+    rule_pictures: list[list[dict[str, str]]]
 
 
 class CuckooGame(BaseGame[Nest, Position, Outcome]):
@@ -162,7 +204,7 @@ class CuckooGame(BaseGame[Nest, Position, Outcome]):
 
 
 @cache
-def _page(nest: Nest) -> PageGame:
+def _page(nest: Nest) -> CuckooPageGame:
     home = {cell: side.label for side in Side for cell in nest.homebases(side)}
     cells = [
         {"name": cell, "q": nest.coordinates(cell)[0], "r": nest.coordinates(cell)[1], "home": home.get(cell)}
@@ -186,6 +228,7 @@ def _page(nest: Nest) -> PageGame:
         "board": {"name": nest.name, "shape": "hex", "cells": cells},
         "pieces": pieces,
         "rules": list(HOW_TO_PLAY),
+        "rule_pictures": rule_pictures(nest),
     }
 
 
@@ -210,6 +253,8 @@ class CuckooComputer:
 def _choice(result: SearchResult) -> ComputerChoice:
     facts = {
         "score": result.score_text(),
+        # what a score that is not a proved end counts: `nestref analyse` prints it beside the score
+        "unit": "" if result.plies_to_end is not None else "moves ahead in the cuckoos' race, for the side to move",
         "depth": str(result.depth),
         "nodes": str(result.nodes),
         "time": f"{result.seconds or 0.0:.2f} s",

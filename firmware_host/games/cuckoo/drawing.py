@@ -10,7 +10,7 @@ from html import escape  # (xml.sax.saxutils would load urllib, http and ssl at 
 from typing import Any
 
 from firmware_host.games.base import Piece
-from firmware_host.games.cuckoo.rules import Nest, Position, Side
+from firmware_host.games.cuckoo.rules import Move, Nest, Position, Side
 
 _CELL_SIZE = 34.0  # centre to corner, in SVG units
 _COLOURS = {Side.RED: "#c62828", Side.BLUE: "#1565c0"}
@@ -111,6 +111,72 @@ def nest_svg(nest: Nest, pieces: Mapping[str, Piece] | None = None) -> str:
             f'stroke="{_COLOURS[side]}" stroke-width="3"/>'
             f'<text x="{x + 26:.1f}" y="{legend_y:.1f}" font-size="14">{side.label} homebase</text>'
         )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def move_picture_svg(position: Position, moves: tuple[Move, ...]) -> str:
+    """A small picture of ``moves`` from ``position``, for the page's How to play: the
+    cells the moves cross and their neighbours, the pieces on them, an arrow for each
+    move (a capture's ends in a ring round the piece it takes)."""
+    nest = position.nest
+    crossed: set[str] = set()
+    for move in moves:
+        assert move.origin is not None and move.target is not None, "a pass has no picture"
+        over = nest.between(move.origin, move.target)  # a double step's or a long capture's middle cell
+        crossed |= {move.origin, move.target} | ({over} if over is not None else set())
+    shown = {cell for cell in nest.cells if any(nest.distance(cell, other) <= 1 for other in crossed)}
+    centres = {cell: _centre(nest, cell) for cell in nest.cells if cell in shown}
+    xs, ys = [x for x, _ in centres.values()], [y for _, y in centres.values()]
+    left, top = min(xs) - _CELL_SIZE, min(ys) - _CELL_SIZE
+    width, height = max(xs) - min(xs) + 2 * _CELL_SIZE, max(ys) - min(ys) + 2 * _CELL_SIZE
+    home_of = {cell: side for side in Side for cell in nest.homebases(side)}
+    pieces = position.pieces()
+    words = ", ".join(str(move) for move in moves)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
+        f'width="{width * 0.75:.0f}" height="{height * 0.75:.0f}" font-family="sans-serif" role="img">',
+        f"<title>{escape(words, quote=False)}</title>",
+        '<defs><marker id="head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="3.5" markerHeight="3.5" '
+        'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#2e7d32"/></marker></defs>',
+    ]
+    for cell, (x, y) in centres.items():
+        corners = " ".join(
+            f"{x + _CELL_SIZE * math.cos(math.radians(30 + 60 * k)):.1f},"
+            f"{y + _CELL_SIZE * math.sin(math.radians(30 + 60 * k)):.1f}"
+            for k in range(6)
+        )
+        side = home_of.get(cell)
+        fill = _HOME_FILL[side] if side else "#fdf6e3"
+        parts.append(f'<polygon points="{corners}" fill="{fill}" stroke="#8d7b5a" stroke-width="1.5"/>')
+        piece = pieces.get(cell)
+        if piece is not None:
+            parts.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_CELL_SIZE * 0.55:.1f}" fill="{_COLOURS[piece.side]}"/>'
+                f'<text x="{x:.1f}" y="{y + 6:.1f}" text-anchor="middle" font-size="17" font-weight="bold" '
+                f'fill="white">{piece.letter}</text>'
+            )
+        else:
+            parts.append(
+                f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="12" fill="#8d7b5a">'
+                f"{escape(cell, quote=False)}</text>"
+            )
+    for move in moves:
+        assert move.origin is not None and move.target is not None
+        (x0, y0), (x1, y1) = centres[move.origin], centres[move.target]
+        length = math.hypot(x1 - x0, y1 - y0)
+        # From the piece's edge to the target's: the arrow never hides a letter.
+        start, end = _CELL_SIZE * 0.55 / length, 1 - _CELL_SIZE * (0.62 if move.is_capture else 0.15) / length
+        parts.append(
+            f'<line x1="{x0 + (x1 - x0) * start:.1f}" y1="{y0 + (y1 - y0) * start:.1f}" '
+            f'x2="{x0 + (x1 - x0) * end:.1f}" y2="{y0 + (y1 - y0) * end:.1f}" stroke="#2e7d32" '
+            'stroke-width="6" marker-end="url(#head)"/>'
+        )
+        if move.is_capture:
+            parts.append(
+                f'<circle cx="{x1:.1f}" cy="{y1:.1f}" r="{_CELL_SIZE * 0.62:.1f}" fill="none" '
+                'stroke="#2e7d32" stroke-width="4" stroke-dasharray="6 4"/>'
+            )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

@@ -43,6 +43,7 @@ const VIEW_WORDS = new Map([
  * @property {import("./board.js").BoardData} [board]
  * @property {Record<string, import("./pieces.js").PieceInfo>} [pieces]
  * @property {string[]} [rules]
+ * @property {{ svg: string, caption: string }[][]} [rule_pictures] a picture or two of each paragraph's moves
  * @property {{ letter: string, name: string, count: number, strength: number }[]} [army]
  */
 
@@ -183,9 +184,26 @@ export function buildHowToPlay(game, pieces) {
     ? `Homebases, shaded on the nest in their side's colour: ${sides.join("; ")}. Red plays up the page, blue down.`
     : "";
   byId("how-to-play-rules").replaceChildren(
-    ...(game?.rules ?? []).map((words) => {
+    ...(game?.rules ?? []).map((words, paragraph) => {
       const item = document.createElement("li");
       item.textContent = words;
+      const pictures = game?.rule_pictures?.[paragraph] ?? [];
+      if (pictures.length) {
+        const row = document.createElement("div");
+        row.className = "how-pictures";
+        for (const { svg, caption } of pictures) {
+          // An <img> of the server's SVG: drawn, never parsed into the page.
+          const figure = document.createElement("figure");
+          const image = document.createElement("img");
+          image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+          image.alt = caption;
+          const words = document.createElement("figcaption");
+          words.textContent = caption;
+          figure.append(image, words);
+          row.append(figure);
+        }
+        item.append(row);
+      }
       return item;
     }),
   );

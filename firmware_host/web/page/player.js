@@ -20,6 +20,7 @@ const SIGNALS_KEPT = 300;
  * @typedef {object} PlayerHello
  * @property {boolean} open whether the game hides anything (else there are no private screens)
  * @property {string | null} [side] the session's side, once its PIN is given
+ * @property {string} [pin_from] where a player finds their side's PIN, in words
  * @property {import("./game-panel.js").GamePage} [game]
  */
 
@@ -91,6 +92,7 @@ const handlers = {
       return;
     }
     if (wantedSide) byId("side-choice", HTMLSelectElement).value = wantedSide;
+    byId("pin-from").textContent = message.pin_from ?? "";
     form.hidden = false;
     byId("side-pin", HTMLInputElement).focus();
   },
