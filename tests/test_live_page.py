@@ -77,7 +77,7 @@ async def test_a_page_is_sent_how_to_draw_each_game_then_every_board_but_the_exc
     client = await aiohttp_client(LiveServer(channel).app)
     socket = await client.ws_connect(LIVE_SOCKET)
     hello = json.loads((await socket.receive(timeout=10)).data)
-    assert hello["type"] == "live_hello" and set(hello["games"]) == set(game_names())
+    assert hello["type"] == "live_hello" and set(hello["games"]) == set(game_names())  # every game shipped
     assert len(hello["games"]["cuckoo"]["board"]["cells"]) == 61 and "rules" not in hello["games"]["cuckoo"]
     boards = json.loads((await socket.receive(timeout=10)).data)
     assert boards["type"] == "live_boards"

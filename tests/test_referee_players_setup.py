@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_host.games import load_game
-from firmware_host.games.base import OWN_SETUPS, PlayersSetUp, Side, players_set_up, public_text
+from firmware_host.games.base import OWN_SETUPS, PlayersSetUp, Side, public_text
 from firmware_host.games.battle import Position
 from firmware_host.games.battle.pieces import Shown
 from firmware_host.referee.referee import CommandError, Mode, Referee, Settings
@@ -43,8 +43,8 @@ def last_needed(signals: list[Signal]) -> SetupNeeded:
 
 def test_only_a_game_whose_players_set_up_has_the_capability_and_cuckoo_is_unchanged():
     cuckoo = load_game("cuckoo")
-    assert players_set_up(cuckoo) is None
-    assert isinstance(GAME, PlayersSetUp) and players_set_up(GAME) is GAME
+    assert cuckoo.setups is None
+    assert isinstance(GAME, PlayersSetUp) and GAME.setups is GAME
     position = cuckoo.start("standard", Side.RED)
     assert public_text(cuckoo, position) == position.to_text()
     referee = Referee(cuckoo, settings=Settings(), lineup="standard", occupied=(), now=0)

@@ -31,7 +31,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import ComputerChoice, Game, HiddenPieces, Move, Position
+from firmware_host.games.base import ComputerChoice, Game, Move, Position
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,8 @@ class ComputerPlayer:
         assert self._connection is not None
         # A game of hidden pieces: the process is handed the side to move's own view,
         # never the referee's position with every rank in it.
-        searched = self.game.computer_input(position) if isinstance(self.game, HiddenPieces) else position
+        hidden = self.game.hidden
+        searched = hidden.computer_input(position) if hidden is not None else position
         try:
             self._connection.send((self._number, searched, self.level))
         except OSError as error:  # it died since: the listener reports it

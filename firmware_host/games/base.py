@@ -441,6 +441,11 @@ class GameRules(Protocol[PositionT_contra]):
         (kept by the record as how ``time``)."""
         ...
 
+    def agreed_draw(self) -> Outcome:
+        """The outcome of a game the players agreed to draw (kept by the record as how
+        ``agreed``), not one the rules drew."""
+        ...
+
     def perft(self, position: PositionT_contra, depth: int) -> int:
         """The number of move sequences of length ``depth`` from ``position`` (a pass
         counts as a move, a finished game has none); ``position`` ends unchanged."""
@@ -816,28 +821,12 @@ def side_view(game: Game, position: Position, side: Side) -> SideView:
     return SideView(side, {cell: piece.letter for cell, piece in position.pieces().items()})
 
 
-# -- shims: the capabilities asked as they were before GameParts, until every layer reads
-# game.setups, game.hidden and game.announcer (docs/architecture.md lists who still calls them).
-
-
-def capture_announcer(game: Game) -> AnnouncesCaptures | None:
-    """``game.announcer`` (:attr:`GameParts.announcer`), as before it was a member."""
-    return game.announcer
-
-
-def players_set_up(game: Game) -> PlayersSetUp | None:
-    """``game.setups`` (:attr:`GameParts.setups`), as before it was a member."""
-    return game.setups
-
-
-def hides_pieces(game: Game) -> bool:
-    """Whether ``game.hidden`` (:attr:`GameParts.hidden`) is there, as before it was a member."""
-    return game.hidden is not None
-
-
 TIME_LOSS = "time"
 """How a record keeps a loss on time (a clock ran out), whatever the game: every game's
 :meth:`GameNotation.outcome_record` gives it as the ``how`` of :meth:`GameRules.time_loss`."""
+AGREED_DRAW = "agreed"
+"""How a record keeps a draw the players agreed (at a distance: offered and accepted
+through the link), whatever the game: the ``how`` of :meth:`GameRules.agreed_draw`."""
 
 
 def perft(position: Position, depth: int) -> int:

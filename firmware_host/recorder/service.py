@@ -240,6 +240,11 @@ class RefereeService:
     def resign(self, side: Side, now: int) -> list[Signal]:
         return self._publish(self.referee.resign(side, now), now)
 
+    def flag_fell(self, side: Side, now: int) -> list[Signal]:
+        """``side`` lost on time by another clock's word (at a distance: the other nest's)."""
+        self._flag_told = True
+        return self._publish(self.referee.flag_fell(side, now), now)
+
     def agree_draw(self, now: int) -> list[Signal]:
         return self._publish(self.referee.agree_draw(now), now)
 

@@ -212,7 +212,7 @@ class Referee(PhaseMachine):
         signals = self._catch_up(now) + self._commit_provisional(now)
         if self.mode is Mode.SETUP or self.position is None:
             raise CommandError("no game is being played")
-        return signals + self._end_game(self.game.outcome_from_record("draw", None), now)
+        return signals + self._end_game(self.game.agreed_draw(), now)
 
     def flag_fell(self, side: Side, now: int) -> list[Signal]:
         """``side``'s clock ran out: it loses on time (what waits to be decided is

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from firmware_host.daemon.parts.part import Host, Part
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.snapshot import PrivateView
-from firmware_host.games.base import HiddenPieces, Side, players_set_up
+from firmware_host.games.base import HiddenPieces, Side
 from firmware_host.recorder.service import RefereeService
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.signals import GameStarted, SetupProgress, SetupState, Signal
@@ -32,7 +32,7 @@ class Setups(Part):
         self._computers = computers
         game = host.config.game
         # Asked once, not every turn: two checks against a runtime protocol were a quarter of a whole turn.
-        self._hiding: HiddenPieces | None = game if isinstance(game, HiddenPieces) else None
+        self._hiding: HiddenPieces | None = game.hidden
         self._own: dict[Side, object] = {}  # what each player's screen gave, for that screen alone
         self._progress: dict[Side, SetupProgress] = {}
         self._number = 1  # the game's in its set, as last started
@@ -44,7 +44,7 @@ class Setups(Part):
         :class:`~firmware_host.errors.NestrefError` saying what is wrong with it, or
         :class:`CommandError` when no set-up is awaited."""
         service = self._service()
-        hiding = players_set_up(self.host.config.game)
+        hiding = self.host.config.game.setups
         assert hiding is not None
         setup = hiding.read_setup(side, text)
         if setup.side is not side:
@@ -65,7 +65,7 @@ class Setups(Part):
 
     def _service(self) -> RefereeService:
         game = self.host.config.game
-        if players_set_up(game) is None:
+        if game.setups is None:
             raise CommandError(f"{game.title} has no set-ups made on the players' screens")
         if self.host.service is None:
             raise CommandError("the referee has not started yet")

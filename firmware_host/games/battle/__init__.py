@@ -191,6 +191,8 @@ class BattleGame(
     def outcome_from_record(self, result: str, how: str | None) -> Outcome:
         if result == "draw" and how == Ending.NEITHER_CAN_MOVE.value:
             return DRAW
+        if result == "draw" and how == Ending.AGREED.value:
+            return Outcome(None, Ending.AGREED)
         endings = {ending.value: ending for ending in (Ending.FLAG_CAPTURED, Ending.CANNOT_MOVE, Ending.TIME)}
         if result == "draw" or (how is not None and how not in endings):
             raise NotationError(
