@@ -277,14 +277,18 @@ class Simulator:
             return  # (nothing asked yet)
         game = self.daemon.config.game
         spares = {piece.side: piece for piece in game.lineup_pieces(game.lineups[0]).values()}
-        for cell in needed.empty:
+        home = {cell: side for side in Side for cell in hiding.setup_cells(side)}
+        # A piece of the other side on a side's rows (left there by the game before) the
+        # switches take for that side's: the players would put it back in the box and one
+        # of their own there, and so does the simulator.
+        wrong = [cell for cell, piece in self.table.cells.items() if cell in home and piece.side is not home[cell]]
+        for cell in sorted({*needed.empty, *wrong}, key=game.board.index):
             if cell in self.table.cells:
                 self.table.knock(cell)
                 await asyncio.sleep(SET_UP_STEP_S)
-        for cell in needed.fill:
-            side = next(side for side in Side if cell in hiding.setup_cells(side))
+        for cell in sorted({*needed.fill, *(set(wrong) - set(needed.empty))}, key=game.board.index):
             if cell not in self.table.cells:
-                self.table.put_from_box(cell, side, spares[side])
+                self.table.put_from_box(cell, home[cell], spares[home[cell]])
                 await asyncio.sleep(SET_UP_STEP_S)
 
     # -- sensor logs --

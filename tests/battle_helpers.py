@@ -4,6 +4,7 @@ square field, hands that put pieces down and lift them, in the log's time."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 
 from firmware_host.games.base import Side
@@ -99,3 +100,44 @@ class BattleNest(TimedReferee):
         signals = self.referee.guide_setup(side, self.time)
         self.signals += signals
         return signals
+
+    def ask_check(self, side: Side) -> list[Signal]:
+        self.time += 100
+        signals = self.referee.check_setup(side, self.time)
+        self.signals += signals
+        return signals
+
+    def asked(self, side: Side) -> str | None:
+        """The rank ``side``'s own screen asks for now (placing or checking), by name."""
+        prompt = self.referee.placement_prompt(side)
+        found = re.search(r"(?:place|lift) your ([a-z-]+) \(", prompt or "")
+        return found.group(1) if found else None
+
+    def place_as_asked(self, side: Side, setup: Setup, *, gap: int = 40) -> None:
+        """``side``'s pieces put down one at a time as its screen asks, each where
+        ``setup`` has the rank asked for."""
+        left: dict[str, list[str]] = {}
+        for cell, rank in sorted(setup.ranks.items()):
+            left.setdefault(rank.name, []).append(cell)
+        while (name := self.asked(side)) is not None:
+            self.put(left[name].pop(), gap=gap)
+
+    def lift_as_asked(self, side: Side, pieces: Setup, *, gap: int = 40) -> list[str]:
+        """``side``'s check made by a player who lifts, for each piece asked for, one that
+        ``pieces`` (what stands on the nest) has of that rank, and puts it back, until
+        the check is passed or no such piece is left to try; the cells it refused."""
+        refused: list[str] = []
+        lifted: set[str] = set()
+        while (name := self.asked(side)) is not None and self.referee.placement_prompt(side) is not None:
+            tried = lifted | set(refused)
+            choices = [cell for cell, rank in sorted(pieces.ranks.items()) if rank.name == name and cell not in tried]
+            if not choices or not str(self.referee.placement_prompt(side)).count("lift your"):
+                break
+            cell = choices[0]
+            self.lift(cell, gap=gap)
+            if str(self.referee.placement_prompt(side)).startswith(f"{cell} is not"):
+                refused.append(cell)
+            else:
+                lifted.add(cell)
+            self.put(cell, gap=gap)
+        return refused

@@ -86,11 +86,12 @@ def until(rigs: list[RemoteRig], condition: Callable[[], bool], what: str) -> No
         pause.wait(0.001)  # the broker's round trip, in real time
 
 
-def paired_rigs(tmp_path: Path, broker_url: str) -> tuple[RemoteRig, RemoteRig]:
-    """Red offers on its nest (the code shown), blue joins with it (as from the page)."""
+def paired_rigs(tmp_path: Path, broker_url: str, *, extra: str = "") -> tuple[RemoteRig, RemoteRig]:
+    """Red offers on its nest (the code shown), blue joins with it (as from the page);
+    ``extra``: more of both nests' config."""
     start = Position.from_lineup("standard")
-    red = RemoteRig(tmp_path / "red", broker_url, "rednest0001", seed=1)
-    blue = RemoteRig(tmp_path / "blue", broker_url, "bluenest001", seed=2)
+    red = RemoteRig(tmp_path / "red", broker_url, "rednest0001", seed=1, extra=extra)
+    blue = RemoteRig(tmp_path / "blue", broker_url, "bluenest001", seed=2, extra=extra)
     red.start(start)
     blue.start(start)
     red.press("confirm")  # between games, no pairing: confirm offers a game

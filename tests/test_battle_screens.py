@@ -119,8 +119,68 @@ async def test_a_set_up_the_rules_refuse_is_named_and_nothing_changes(aiohttp_cl
         assert reply["type"] == "error" and reply["message"] == "setup: text is missing"
         assert red.latest["private"]["setup_state"] == "waiting"
         await red.act({"type": "guide"})
-        await red.until(lambda: red.latest["private"]["prompt"] == "place your marshal (1 of 1)")
+        await red.until(
+            lambda: re.fullmatch(r"place your [a-z]+ \(1 of \d\)", red.latest["private"]["prompt"] or "") is not None
+        )
         await red.close()
+
+
+async def test_a_check_asked_on_a_players_screen_holds_the_game_until_each_piece_is_lifted_as_asked(aiohttp_client):
+    async with simulated(battle_config()) as running:
+        shared = await connect(aiohttp_client, running.server)
+        red = await player(aiohttp_client, running.server, "red")
+        blue = await player(aiohttp_client, running.server, "blue")
+        await red.act({"type": "check_setup"})
+        await red.act({"type": "setup", "text": RED_SETUP})
+        await blue.act({"type": "setup", "text": BLUE_SETUP})
+        await shared.act({"type": "setup"})  # the pieces put where the nest asks
+        await red.until(lambda: red.latest["private"]["setup_state"] == "checking")
+        assert red.latest["private"]["total"] == 35 and blue.latest["private"]["setup_state"] == "ready"
+        demo = FIELD.lineup("demo").setups[Side.RED]
+        lifted: set[str] = set()
+        for number in range(1, 36):
+            prompt = red.latest["private"]["prompt"]
+            found = re.fullmatch(rf"lift your ([a-z]+) \({number} of 35\)", prompt or "")
+            assert found is not None, prompt
+            cell = next(c for c, rank in sorted(demo.ranks.items()) if rank.name == found[1] and c not in lifted)
+            lifted.add(cell)
+            await shared.act({"type": "lift", "cell": cell})
+
+            def seen(number: int = number) -> bool:  # held up long enough to be seen: then put back
+                view = red.latest["private"]
+                return bool(view["placed"] == number or view["prompt"] == "your pieces are checked")
+
+            await red.until(seen)
+            await shared.act({"type": "put", "cell": cell})
+        await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+        assert "red set-up: checking, 34 of 35 checked" in shared.signals
+        assert not [text for text in shared.signals if RANK_WORDS.search(text)], "the shared page is told no rank"
+        assert not [m for m in blue.received if m["type"] == "private" and "lift your" in str(m.get("prompt"))]
+        for page in (shared, red, blue):
+            await page.close()
+
+
+async def test_set_up_lineup_puts_the_other_sides_pieces_left_on_a_sides_rows_back_in_the_box(aiohttp_client):
+    async with simulated(battle_config()) as running:
+        simulator, game = running.simulator, running.daemon.config.game
+        red_piece = next(piece for piece in game.lineup_pieces("demo").values() if piece.side is Side.RED)
+        for cell in ("a7", "b7"):  # red pieces left on blue's rows by the game before
+            if cell in simulator.table.cells:
+                simulator.table.knock(cell)
+            simulator.table.put_from_box(cell, Side.RED, red_piece)
+        shared = await connect(aiohttp_client, running.server)
+        red = await player(aiohttp_client, running.server, "red")
+        blue = await player(aiohttp_client, running.server, "blue")
+        await red.act({"type": "setup", "text": RED_SETUP})
+        await blue.act({"type": "setup", "text": BLUE_SETUP})  # a7 and b7 are blue's squares
+        await shared.act({"type": "setup"})
+        await shared.until(lambda: shared.latest["game"]["to_move"] == "red")
+        for cell, piece in simulator.table.cells.items():
+            home = FIELD.home_of(cell)
+            assert piece.side is home, f"{cell} holds a piece of {piece.side}, on {home}'s rows"
+        assert {"a7", "b7"} <= set(simulator.table.cells)
+        for page in (shared, red, blue):
+            await page.close()
 
 
 async def test_the_shared_page_never_gets_a_hidden_rank(aiohttp_client):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from firmware_host.daemon.buttons import PLAYER_CYCLE
+from firmware_host.daemon.button_meanings import PLAYER_CYCLE
 from firmware_host.daemon.config import load_config
 from firmware_host.daemon.lights import cells
 from firmware_host.daemon.presenter import Scene, View
@@ -34,6 +34,14 @@ def computer_rig(tmp_path, side: str = "blue", level: int = 2) -> Rig:
     rig.show(Position.from_lineup())
     rig.start()
     return rig
+
+
+def position_shown(rig: Rig) -> Position:
+    """The position the nest shows as recorded (Operation Cuckoo hides nothing: its
+    public view is the whole position)."""
+    shown = rig.daemon.snapshot().game.position
+    assert shown is not None
+    return Position.from_nfn(shown.text)
 
 
 def wait_for_the_computer(rig: Rig) -> Move:
@@ -78,7 +86,7 @@ def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
     assert rig.moves() == ["c3-c4"]
     assert rig.daemon.snapshot().game.thinking or rig.daemon.snapshot().game.computer_move is not None
     move = wait_for_the_computer(rig)
-    assert move in Position.from_nfn(rig.daemon.snapshot().game.position).legal_moves()
+    assert move in position_shown(rig).legal_moves()
     rig.run_for(0.1)
     # The OLED shows the move in big letters; its cells are lit: the piece blinking,
     # where it goes steady; the LED matrix too.
@@ -90,7 +98,7 @@ def test_the_computers_move_is_shown_and_must_be_made_exactly(tmp_path):
     x, y = rig.config.cell_lights.map[str(move.target)]
     assert led_matrix.device.image.getpixel((x, y)) == 255
     # Another blue move: flagged like an illegal move, and put back.
-    board = Position.from_nfn(rig.daemon.snapshot().game.position)
+    board = position_shown(rig)
     wrong = next(m for m in board.legal_moves() if m != move and not m.is_capture)
     make(rig, wrong)
     assert rig.daemon.snapshot().screen.headline == "ILLEGAL"
@@ -220,7 +228,7 @@ def test_the_computers_process_dying_is_reported_and_the_next_search_starts_anot
         make(rig, Move.from_text("c3-c4"))
         move = wait_for_the_computer(rig)  # chosen by a new process
         assert rig.daemon.computer.pid not in (None, pid)
-        assert move in Position.from_nfn(rig.daemon.snapshot().game.position).legal_moves()
+        assert move in position_shown(rig).legal_moves()
         rig.close()
     finally:
         logging.getLogger("firmware_host.daemon.computer").removeHandler(watch)

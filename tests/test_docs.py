@@ -30,6 +30,7 @@ def test_the_readme_has_exactly_two_commands_a_main_one_and_a_test_one():
         "pip install -q -e '.[test]'",
         "sh .ci/chromium",
         "sh .ci/mosquitto",
+        "sh .ci/stockfish",
         "ruff check",
         "ruff format --check",
         "mypy",

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from firmware_host.games import load_game
 from firmware_host.games.base import OWN_SETUPS, PlayersSetUp, Side, public_text
-from firmware_host.games.battle import Position
+from firmware_host.games.battle import Position, Setup
 from firmware_host.games.battle.pieces import Shown
 from firmware_host.referee.referee import CommandError, Mode, Referee, Settings
 from firmware_host.referee.signals import (
@@ -110,47 +110,66 @@ def test_a_guided_placement_gives_each_cell_that_fills_the_rank_asked_for():
     nest.give(blue)
     nest.put(*sorted(blue.cells), gap=50)
     nest.guide(Side.RED)
-    assert nest.referee.placement_prompt(Side.RED) == "place your marshal (1 of 1)"
     assert nest.referee.placement_prompt(Side.BLUE) is None
     cells = rng.sample(sorted(FIELD.setup_cells(Side.RED)), 36)
+    expected = {cells[0]: nest.asked(Side.RED)}
     nest.put(cells[0])
-    assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
+    second = nest.referee.placement_prompt(Side.RED)
     nest.put(cells[1])
-    nest.lift(cells[1])  # the general taken back: it is asked for again, and goes elsewhere
-    assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
-    nest.put(*cells[2:], gap=100)
+    nest.lift(cells[1])  # taken back: the same piece is asked for again, and goes elsewhere
+    assert nest.referee.placement_prompt(Side.RED) == second
+    for cell in cells[2:]:
+        expected[cell] = nest.asked(Side.RED)
+        nest.put(cell, gap=100)
     nest.settle()
     assert not started(nest.signals), "one piece is still to place"
     progress = [s for s in nest.signals if isinstance(s, SetupProgress) and s.side is Side.RED][-1]
     assert progress == SetupProgress(Side.RED, SetupState.PLACING, 35, 36)
-    assert "general" not in progress.to_text()
+    assert not ranks_named(progress.to_text())
+    expected[cells[1]] = nest.asked(Side.RED)
     nest.put(cells[1])
     nest.settle()
     started(nest.signals)
-    order = [rank for rank in FIELD.army for _ in range(rank.count)]
-    placed = [cells[0], *cells[2:], cells[1]]
     position = nest.referee.position
     assert isinstance(position, Position)
     pieces = position.pieces()
-    assert {cell: pieces[cell].rank for cell in placed} == dict(zip(placed, order, strict=True))
+    assert {cell: pieces[cell].rank.name for cell in cells} == expected
+    assert sorted(map(str, expected.values())) == sorted(rank.name for rank in FIELD.army for _ in range(rank.count))
+
+
+def test_the_order_a_guided_placement_asks_for_is_drawn_anew_and_the_shared_signals_do_not_show_it():
+    orders, shared = set(), set()
+    cells = sorted(FIELD.setup_cells(Side.RED), key=FIELD.index)[:36]
+    for _ in range(4):
+        nest = BattleNest()
+        nest.guide(Side.RED)
+        asked = []
+        for cell in cells:
+            asked.append(nest.asked(Side.RED))
+            nest.put(cell, gap=40)
+        orders.add(tuple(asked))
+        shared.add(tuple(signal.to_text() for signal in nest.signals))
+    assert len(orders) == 4, "the order is drawn at random each time"
+    assert len(shared) == 1, "what everybody is told is the same whatever the order: it says nothing of it"
 
 
 def test_a_placed_piece_moved_elsewhere_is_not_guessed_it_is_asked_back():
     nest = BattleNest()
     nest.guide(Side.RED)
-    nest.put("a1", "b1", "c1")  # the marshal, the general, a colonel
+    nest.put("a1", "b1", "c1")
+    third = nest.referee.placement_prompt(Side.RED)
     nest.lift("a1")
-    nest.put("d1")  # the marshal moved to d1, or the next colonel? The switches cannot tell
+    nest.put("d1")  # the first piece moved to d1, or the fourth put down? The switches cannot tell
     nest.settle()
     needed = last_needed(nest.signals)
     assert needed.fill == ("a1",) and needed.empty == ("d1",)
-    assert nest.referee.placement_prompt(Side.RED) == "place your colonel (2 of 2)"
+    assert nest.referee.placement_prompt(Side.RED) == third
     nest.put("a1")
     nest.settle()
     assert last_needed(nest.signals).empty == ("d1",), "d1 must be lifted again before it counts"
     nest.lift("d1")
     nest.put("d1")
-    assert nest.referee.placement_prompt(Side.RED) == "place your major (1 of 3)"
+    assert [s for s in nest.signals if isinstance(s, SetupProgress)][-1].placed == 4
 
 
 def test_pieces_on_the_rows_before_a_guided_placement_are_lifted_first():
@@ -160,7 +179,94 @@ def test_pieces_on_the_rows_before_a_guided_placement_are_lifted_first():
     nest.put("c1")
     nest.lift("a1", "b2")
     assert last_needed(nest.signals).empty == ()
-    assert nest.referee.placement_prompt(Side.RED) == "place your general (1 of 1)"
+    assert [s for s in nest.signals if isinstance(s, SetupProgress)][-1].placed == 1
+
+
+# -- the check after a set-up ------------------------------------------------------------
+
+
+def checked_nest(seed: int) -> tuple[BattleNest, dict[Side, Setup]]:
+    """A nest whose sides gave random set-ups, both asked to be checked."""
+    rng = random.Random(seed)
+    setups = {side: random_setup(side, rng) for side in Side}
+    nest = BattleNest()
+    for side in Side:
+        nest.ask_check(side)
+        nest.give(setups[side])
+    return nest, setups
+
+
+def test_a_check_asks_each_side_to_lift_its_pieces_and_the_game_starts_once_both_pass():
+    nest, setups = checked_nest(11)
+    assert nest.asked(Side.RED) is None, "the check begins once the nest shows the set-up"
+    nest.put(*sorted(setups[Side.RED].cells | setups[Side.BLUE].cells), gap=30)
+    nest.settle()
+    assert not started(nest.signals)
+    progress = [s for s in nest.signals if isinstance(s, SetupProgress)][-2:]
+    assert {p.side: (p.state, p.placed, p.total) for p in progress} == {
+        side: (SetupState.CHECKING, 0, 35) for side in Side
+    }
+    assert "red set-up: checking, 0 of 35 checked" in [p.to_text() for p in progress]
+    assert nest.lift_as_asked(Side.RED, setups[Side.RED]) == []
+    assert nest.referee.placement_prompt(Side.RED) == "your pieces are checked"
+    nest.settle()
+    assert not started(nest.signals), "blue is still to check"
+    assert nest.lift_as_asked(Side.BLUE, setups[Side.BLUE]) == []
+    nest.settle()
+    assert started(nest.signals)
+    assert (
+        nest.referee.position is not None
+        and nest.referee.position.to_text()
+        == GAME.start_from_setups(setups[Side.RED], setups[Side.BLUE], Side.RED).to_text()
+    )
+    for signal in nest.signals:
+        assert not ranks_named(signal.to_text()), signal
+
+
+def test_two_pieces_put_down_swapped_are_caught_by_the_check_and_the_game_waits():
+    nest, setups = checked_nest(12)
+    red = setups[Side.RED]
+    a, b = next((a, b) for a in sorted(red.ranks) for b in sorted(red.ranks) if red.ranks[a] != red.ranks[b])
+    on_the_nest = Setup(Side.RED, {**red.ranks, a: red.ranks[b], b: red.ranks[a]})
+    nest.put(*sorted(red.cells | setups[Side.BLUE].cells), gap=30)
+    nest.lift_as_asked(Side.BLUE, setups[Side.BLUE])
+    refused = nest.lift_as_asked(Side.RED, on_the_nest)
+    assert set(refused) & {a, b}, "a swapped piece is refused"
+    assert str(nest.referee.placement_prompt(Side.RED)).startswith("lift your"), "the check is not passed"
+    nest.settle()
+    assert not started(nest.signals), "the ranks and the pieces differ: the game does not start"
+    # The player swaps them back (two pieces up at once: the check starts again), and passes.
+    nest.lift(a, b)
+    assert "the check starts again" in str(nest.referee.placement_prompt(Side.RED))
+    nest.put(a, b)
+    assert [s for s in nest.signals if isinstance(s, SetupProgress)][-1].placed == 0
+    assert nest.lift_as_asked(Side.RED, red) == []
+    nest.settle()
+    assert started(nest.signals)
+
+
+def test_a_set_up_given_that_differs_from_the_pieces_is_caught_and_given_again_is_checked_again():
+    nest, setups = checked_nest(13)
+    placed = random_setup(Side.RED, random.Random(99))  # what red put down: other ranks on the squares
+    given = Setup(
+        Side.RED, dict(zip(sorted(placed.cells), [placed.ranks[c] for c in sorted(placed.cells)][::-1], strict=True))
+    )
+    nest.give(given)
+    nest.put(*sorted(placed.cells | setups[Side.BLUE].cells), gap=30)
+    nest.lift_as_asked(Side.BLUE, setups[Side.BLUE])
+    assert nest.lift_as_asked(Side.RED, placed), "the screen's set-up is not what stands on the nest"
+    nest.settle()
+    assert not started(nest.signals)
+    nest.give(placed)  # given again as the pieces stand: checked again from the start
+    nest.settle()
+    assert [s for s in nest.signals if isinstance(s, SetupProgress) and s.side is Side.RED][-1].placed == 0
+    assert nest.lift_as_asked(Side.RED, placed) == []
+    nest.settle()
+    assert started(nest.signals)
+    assert (
+        nest.referee.position is not None
+        and nest.referee.position.to_text() == GAME.start_from_setups(placed, setups[Side.BLUE], Side.RED).to_text()
+    )
 
 
 def test_a_set_up_given_stays_given_when_who_starts_is_changed():
@@ -242,11 +348,7 @@ def test_no_shared_signal_says_a_rank_nobody_was_shown(seed, guided, plies):
     for side in Side:
         if side is guided:
             nest.guide(side)
-            order = [rank for rank in FIELD.army for _ in range(rank.count)]
-            by_rank: dict[str, list[str]] = {}
-            for cell, rank in setups[side].ranks.items():
-                by_rank.setdefault(rank.name, []).append(cell)
-            nest.put(*[by_rank[rank.name].pop() for rank in order], gap=40)
+            nest.place_as_asked(side, setups[side])
         else:
             nest.give(setups[side])
             nest.put(*sorted(setups[side].cells), gap=40)

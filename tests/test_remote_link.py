@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,13 +16,22 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.games.base import Side
+from firmware_host.games.base import Game, Side
 from firmware_host.remote.broker import BrokerSettings, LinkError
 from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.link import presence_topic, state_topic
-from firmware_host.remote.messages import Kind, LastMove, Proposal, ProposalKind, SetRecord, StateMessage
+from firmware_host.remote.messages import (
+    Kind,
+    LastMove,
+    Message,
+    Proposal,
+    ProposalKind,
+    SetRecord,
+    StateMessage,
+    read_message,
+)
 from firmware_host.remote.player import RemotePlayer
-from firmware_host.remote.session import Desynced, Event, MoveCopied, Phase, Refused, Session, ShowMove
+from firmware_host.remote.session import Desynced, Event, LinkChanged, MoveCopied, Phase, Refused, Session, ShowMove
 from firmware_host.remote.signing import sign
 from tests.broker import Broker
 from tests.remote_helpers import GAME, DroppingProxy, line_with_a_pass
@@ -382,3 +392,74 @@ def test_more_than_twenty_messages_lost_on_a_live_connection_are_sent_again(brok
         red.player.close()
         blue.player.close()
         proxy.close()
+
+
+def test_a_flood_of_forged_messages_is_refused_before_any_is_read_and_logged_once(broker, players, monkeypatch, caplog):
+    red, blue = players
+    play(red, blue)
+    read: list[bytes] = []  # every message the rules replay: a spy on the real reader, which it calls
+
+    def spy(data: bytes, game: Game) -> Message:
+        read.append(data)
+        return read_message(data, game)
+
+    monkeypatch.setattr("firmware_host.remote.player.read_message", spy)
+    long_set = SetRecord("standard", Side.RED, record=red.session.set_record.record)
+    proposal = Proposal(ProposalKind.DRAW, len(long_set.record))  # a draw offer: nothing blue itself sends here
+    forged = StateMessage(
+        Kind.DRAW_OFFER, red.session.pairing.game_id, "bluenest001", Side.BLUE, "cuckoo", long_set, proposal=proposal
+    )
+    topic = state_topic(red.session.pairing.game_id, "bluenest001")
+    caplog.set_level(logging.WARNING, logger="firmware_host.remote.player")
+    client = intruder(broker)
+    try:
+        for number in range(200):
+            payload = forged.to_bytes() if number % 2 else sign(b"x" * 32, topic, number, forged.to_bytes())
+            client.publish(topic, payload, qos=1)
+        client.publish(topic, b"", qos=1).wait_for_publish(5)
+        red.wait_for(lambda: red.player.refused == 200, "every forgery refused")
+    finally:
+        close_intruder(client)
+    assert forged.to_bytes() not in read  # none reached the rules (blue's own heartbeats may have)
+    assert len([record for record in caplog.records if "refused a message" in record.message]) == 1
+    play(blue, red)
+    assert len(read) >= 1 and red.session.peer_proposal is None  # blue's own are read, as ever
+
+
+def test_messages_stuck_on_the_way_are_shown_not_link_up_until_they_get_through(broker):
+    proxy = DroppingProxy(broker.port)
+    red, blue = paired(BrokerSettings.from_url(proxy.url), blue_settings=BrokerSettings.from_url(broker.url))
+    try:
+        play(red, blue)
+        play(blue, red)
+
+        def shown(nest: Nest) -> str:
+            nest.player.tick()  # as the daemon does, every second
+            return nest.session.link.to_text(time.monotonic())
+
+        red.wait_for(lambda: shown(red) == "link up", "link up")
+        proxy.dropping = True
+        play_alone(red)
+        red.wait_for(lambda: re.fullmatch(r"1 message stuck 0:0\d", shown(red)) is not None, "the move stuck")
+        assert red.session.link.is_up and red.session.link.is_peer_online  # the connection itself is alive
+        proxy.dropping = False
+        blue.wait_for_event(ShowMove, "the move, once sent again")
+        red.wait_for(lambda: shown(red) == "link up", "link up again")
+    finally:
+        red.player.close()
+        blue.player.close()
+        proxy.close()
+
+
+def test_a_zero_put_on_a_nests_online_topic_by_someone_else_is_put_right_at_once(broker, players):
+    red, blue = players
+    game_id = red.session.pairing.game_id
+    red.wait_for(lambda: red.session.link.is_peer_online, "blue online")
+    client = intruder(broker)
+    try:
+        client.publish(presence_topic(game_id, blue.player.nest), b"0", qos=1, retain=True).wait_for_publish(5)
+        red.wait_for(lambda: any(e == LinkChanged(False, peer=True) for e in red.events), "the forged 0 heard")
+        red.wait_for(lambda: red.session.link.is_peer_online, "blue online again: it said 1 over the 0")
+    finally:
+        close_intruder(client)
+    assert blue.player.link is not None and blue.player.link.is_connected()

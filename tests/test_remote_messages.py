@@ -82,6 +82,7 @@ def test_every_kind_of_message_reads_back_as_it_was_sent():
         (lambda m: m.update(games=[{"record": [], "result": "red", "ending": "rules"}]), "ended by the rules"),
         (lambda m: m.update(games=[{"record": [], "result": "draw", "ending": "resigned"}]), "a resignation is won"),
         (lambda m: m.update(games=[{"record": [], "result": "red", "ending": "agreed"}]), "an agreed end is a draw"),
+        (lambda m: m.update(games=[{"record": [], "result": "red", "ending": "time"}]), "the side to move (red) loses"),
         (lambda m: m.update(proposal={"kind": "draw", "ply": 3}), "proposal.ply: 3, but the record has 1 moves"),
         (lambda m: m.update(proposal={"kind": "surrender", "ply": 1}), "proposal.kind: 'surrender'"),
         (lambda m: m.update(answer={"kind": "draw", "ply": 1, "accept": "yes"}), "answer.accept: true or false"),

@@ -15,6 +15,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_host.cli import main
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_shown import RemoteStage
 from firmware_host.daemon.tunes import frequency
@@ -22,6 +23,7 @@ from firmware_host.games.cuckoo.rules import Move, Position, Side
 from firmware_host.remote.broker_client import close_sockets
 from firmware_host.remote.messages import SetRecord
 from tests.broker import Broker
+from tests.remote_helpers import DroppingProxy
 from tests.remote_nests import RemoteRig, paired_rigs, play_move, side_of, until
 
 
@@ -251,7 +253,7 @@ def test_a_draw_offer_declined_changes_nothing(rigs):
     assert records(red) == records(blue) and records(red).record == tuple(str(move) for move in line)
 
 
-def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(rigs):
+def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(rigs, capsys):
     red, blue = rigs
     start = Position.from_lineup("standard")
     line = quiet_moves(random.Random(17), start, 1)
@@ -268,3 +270,83 @@ def test_a_draw_offered_and_accepted_is_a_drawn_game_of_the_set_on_both_nests(ri
     until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
     assert [game.ending.value for game in records(red).finished] == ["agreed"]
     assert records(red) == records(blue)
+    for rig in (red, blue):  # each nest's own record says so, and writes it as a game record
+        database = str(rig.config.database)
+        assert main(["games", "--db", database]) == 0
+        listed = capsys.readouterr().out
+        assert "draw: drawn by agreement" in listed and "no side can move" not in listed
+        agreed = next(line.split()[0] for line in listed.splitlines() if "agreement" in line)
+        exported = Path(database).with_name("agreed.txt")
+        assert main(["export", "--db", database, agreed, "--output", str(exported)]) == 0, capsys.readouterr().err
+        assert '[Termination "agreed"]' in exported.read_text() and '[Result "draw"]' in exported.read_text()
+        again = str(Path(database).with_name("again.sqlite"))
+        assert main(["import", "--db", again, str(exported)]) == 0, capsys.readouterr().err  # read back as written
+        assert "draw: drawn by agreement" in (main(["games", "--db", again]), capsys.readouterr().out)[1]
+
+
+def test_a_flag_fall_on_one_nests_clock_ends_the_game_on_both_and_the_next_goes_on(tmp_path, broker):
+    red, blue = paired_rigs(tmp_path, broker.url, extra='[clock]\ncontrol = "1"\n')
+    try:
+        start = Position.from_lineup("standard")
+        line = quiet_moves(random.Random(23), start, 2)
+        play_move(red, blue, line[0])
+        play_move(blue, red, line[1])
+        red.run_for(61.0)  # red's minute runs out on its own nest's clock; blue's is seconds behind
+        until([red, blue], lambda: is_over(red) and is_over(blue), "the game lost on time on both nests")
+        for rig in (red, blue):
+            assert "red out of time" in " ".join(rig.daemon.snapshot().screen.lines)
+        assert records(red) == records(blue)
+        assert [(game.result, game.ending.value) for game in records(red).finished] == [("blue", "time")]
+        second = Position.from_lineup("standard", turn=Side.BLUE)
+        for rig in (red, blue):
+            rig.show(second)
+            rig.run_for(1.0)
+        until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
+        play_move(blue, red, quiet_moves(random.Random(29), second, 1)[0])  # taken on both: the set goes on
+        assert records(red) == records(blue) and len(records(red).record) == 1
+    finally:
+        red.close()
+        blue.close()
+
+
+def test_a_nest_whose_messages_are_lost_on_the_way_says_so_in_its_footer(tmp_path, broker):
+    proxy = DroppingProxy(broker.port)  # both nests' way to the broker; it loses what they publish, on demand
+    red, blue = paired_rigs(tmp_path, proxy.url)
+    try:
+        start = Position.from_lineup("standard")
+        line = quiet_moves(random.Random(31), start, 2)
+        play_move(red, blue, line[0])
+        proxy.dropping = True
+        blue.make(line[1])  # made and recorded; its message lost on the way, the connection alive
+        until([red, blue], lambda: re.fullmatch(r"\d+ messages? stuck \d:\d\d", blue.daemon.snapshot().screen.footer)
+              is not None, "the footer saying so")  # fmt: skip
+        proxy.dropping = False
+        until([red, blue], lambda: red.daemon.snapshot().game.computer_move == line[1], "the move, sent again")
+        red.make(line[1])
+        until([red, blue], lambda: not blue.remote.shown().is_waiting_for_copy, "the copy acknowledged")
+        until([red, blue], lambda: "stuck" not in blue.daemon.snapshot().screen.footer, "the footer clear again")
+        assert red.moves() == blue.moves() == [str(move) for move in line]
+    finally:
+        red.close()
+        blue.close()
+        proxy.close()
+
+
+def test_confirm_between_games_leaves_the_seats_of_the_set_as_they_are(rigs):
+    red, blue = rigs
+    start = Position.from_lineup("standard")
+    line = quiet_moves(random.Random(37), start, 2)
+    play_move(red, blue, line[0])
+    play_move(blue, red, line[1])
+    red.press("take_back", seconds=2.5)  # held: red resigns game 1
+    until([red, blue], lambda: is_over(red) and is_over(blue), "game 1 resigned")
+    for rig in (red, blue):
+        rig.press("confirm")  # between games, on one nest alone, confirm chose who plays
+        rig.run_for(0.5)
+    second = Position.from_lineup("standard", turn=Side.BLUE)
+    for rig in (red, blue):
+        rig.show(second)
+        rig.run_for(1.0)
+    until([red, blue], partial(are_playing, [red, blue], Side.BLUE), "game 2, started by blue")
+    play_move(blue, red, quiet_moves(random.Random(41), second, 1)[0])  # blue's own nest, shown on red's
+    assert records(red) == records(blue) and len(records(red).record) == 1

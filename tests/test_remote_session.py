@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from firmware_host.games.base import Side
 from firmware_host.remote.messages import Ending, Kind, MessageError, ProposalKind, SetRecord, read_message
 from firmware_host.remote.session import (
+    SILENT_S,
     Desynced,
     GameEnded,
     Joining,
@@ -230,7 +231,7 @@ def test_the_link_state_says_how_long():
     view = LinkView(is_up=False, since=10.0, is_peer_online=False, peer_since=0.0)
     assert view.to_text(75.5) == "link lost 1:05"
     assert dataclasses.replace(view, is_up=True).to_text(12.0) == "other nest away 0:12"
-    assert dataclasses.replace(view, is_up=True, is_peer_online=True).to_text(99.0) == "link up"
+    assert dataclasses.replace(view, is_up=True, is_peer_online=True, heard_at=90.0).to_text(99.0) == "link up"
 
 
 def test_a_lost_move_is_sent_again_while_waiting_for_its_copy(network):
@@ -406,3 +407,74 @@ def test_after_a_pass_forced_on_them_a_nest_moves_again_before_its_move_is_copie
     assert not network.sessions[mover].is_waiting_for_copy()
     assert network.sessions[mover].set_record.record[-2:] == (first, second)
     assert not any(isinstance(event, Desynced) for nest in nests.values() for event in network.events[nest])
+
+
+@pytest.mark.parametrize("where", [OFFERER, JOINER, "both"])
+def test_a_flag_fall_said_by_either_nest_ends_the_game_on_both_and_the_next_goes_on(network, where):
+    play_and_copy(network, OFFERER)
+    play_and_copy(network, JOINER)  # red to move: its clock runs on both nests, 2 to 3 s apart
+    for nest in (OFFERER, JOINER) if where == "both" else (where,):
+        network.apply(nest, network.sessions[nest].flag_fell(Side.RED, network.now))
+    network.deliver_all()
+    red, blue = network.sessions[OFFERER], network.sessions[JOINER]
+    assert red.set_record == blue.set_record
+    assert red.set_record.finished[0].result == "blue" and red.set_record.finished[0].ending is Ending.TIME
+    for nest in (OFFERER, JOINER):
+        assert GameEnded(0, "blue", Ending.TIME) in network.events[nest]
+        assert not any(isinstance(event, Desynced) for event in network.events[nest])
+    play_and_copy(network, JOINER)  # game 2: blue starts; its first move is taken on both
+    assert red.set_record == blue.set_record and len(red.set_record.record) == 1
+
+
+def test_a_flag_fall_there_crossing_a_move_made_here_stops_both_nests_saying_why(network):
+    play_and_copy(network, OFFERER)
+    play_and_copy(network, JOINER)
+    network.move(OFFERER, first_legal(network.sessions[OFFERER]))  # red moves in time, by its own clock
+    network.apply(JOINER, network.sessions[JOINER].flag_fell(Side.RED, network.now))  # before it arrives there
+    network.deliver_all()
+    for nest in (OFFERER, JOINER):
+        assert network.sessions[nest].phase is Phase.DESYNC
+    assert "our flag fell there at move 2 of game 1, when it had 3 moves here" in str(
+        network.sessions[OFFERER].desync_reason
+    )
+
+
+def test_a_flag_fall_for_the_side_that_has_just_moved_is_not_said(network):
+    play_and_copy(network, OFFERER)
+    assert network.sessions[OFFERER].flag_fell(Side.RED, network.now) == Step()
+
+
+@pytest.mark.parametrize("name", ["cuckoo", "battle", "chess"])
+def test_every_game_records_an_agreed_draw_as_agreed_not_as_a_draw_by_the_rules(name):
+    from firmware_host.games import load_game
+
+    game = load_game(name)
+    agreed = game.agreed_draw()
+    assert agreed.to_text() == "draw" and not agreed.is_resignation and not agreed.is_time_loss
+    result, how = game.outcome_record(agreed)
+    assert (result, how) == ("draw", "agreed")
+    assert game.outcome_from_record(result, how) == agreed
+    assert "agreement" in game.outcome_words(agreed)
+
+
+def test_the_link_says_link_up_only_while_the_other_nest_is_heard_and_nothing_of_ours_is_stuck(network):
+    red = network.sessions[OFFERER]
+    for nest in (OFFERER, JOINER):
+        network.apply(nest, network.sessions[nest].peer_presence(True, network.now))
+    network.deliver_all()
+    assert red.link.to_text(network.now) == "link up" and red.link.is_healthy(network.now)
+    later = network.now + SILENT_S  # connected by the broker's word, but not one message since
+    assert red.link.to_text(later) == "no word from there 0:25" and not red.link.is_healthy(later)
+    network.now = later
+    network.apply(JOINER, network.sessions[JOINER].hello(network.now))  # it answers: heard again
+    network.deliver_all()
+    assert red.link.to_text(network.now) == "link up"
+    red.link_stuck(3, 1.0, network.now)  # the broker has three of ours, the oldest a second old: not yet
+    assert red.link.to_text(network.now) == "link up"
+    assert red.link.to_text(network.now + 2.5) == "3 messages stuck 0:03"
+    red.link_stuck(0, 0.0, network.now + 3)
+    assert red.link.to_text(network.now + 3) == "link up"
+    network.apply(OFFERER, red.peer_presence(False, network.now))
+    assert red.link.to_text(network.now + 12) == "other nest away 0:12"
+    network.apply(OFFERER, red.link_changed(False, network.now))
+    assert red.link.to_text(network.now + 65) == "link lost 1:05"

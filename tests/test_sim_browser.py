@@ -105,7 +105,7 @@ class Simulator:
             if line is None:
                 self.close()
                 raise AssertionError(f"nestref sim printed no address; its stderr:\n{self.log()}")
-            if pin := re.match(r"Players on other machines need the PIN (\d{4})", line):
+            if pin := re.match(r"Players on other machines need the PIN (\d{6})", line):
                 self.pin = pin.group(1)
             match = re.match(r"Simulator: (http://\S+/)", line)
             if match:
@@ -595,7 +595,7 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
         expect(page.locator("#setup")).to_be_disabled()
         # The PIN is on the nest's own screen (and the terminal), not on a page without it.
         expect(oled(page)).to_have_attribute("alt", re.compile(r"PIN \*\*\*\* "))
-        assert re.fullmatch(r"\d{4}", simulator.pin)
+        assert re.fullmatch(r"\d{6}", simulator.pin)
         page.locator("#pin").fill("0000" if simulator.pin != "0000" else "1111")
         page.keyboard.press("Enter")
         expect(page.locator("#status")).to_have_text("wrong PIN")
@@ -625,7 +625,7 @@ def test_on_the_network_the_page_acts_only_with_the_pin(browser: Browser, tmp_pa
         expect(other.locator("#setup")).to_be_disabled()
         expect(other.locator("#oled")).to_have_attribute("alt", re.compile(r"PIN \*\*\*\* "))
         expect(oled(page)).not_to_have_attribute("alt", re.compile(rf"PIN {simulator.pin} "))
-        new_pin = re.search(r"PIN (\d{4}) ", oled(page).get_attribute("alt") or "")
+        new_pin = re.search(r"PIN (\d{6}) ", oled(page).get_attribute("alt") or "")
         assert new_pin is not None
         expect(page.locator("#setup")).to_be_enabled()
         other.locator("#pin").fill(new_pin.group(1))

@@ -6,8 +6,10 @@ your own screen")."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+import logging
 import queue
 import re
 import stat
@@ -23,9 +25,9 @@ import pytest
 from aiohttp import web
 
 from firmware_host.daemon.config import load_config
-from firmware_host.web.access import Handler
+from firmware_host.web.access import Handler, PinGuard, PinRefusedError
 from firmware_host.web.server import PIN_FROM_THE_NEST, WebServer
-from tests.sim_helpers import simulated
+from tests.sim_helpers import WAIT_S, Clock, simulated
 
 NESTREF = str(Path(sys.executable).parent / "nestref")
 START_S = 30.0
@@ -152,3 +154,68 @@ async def test_each_sides_pin_survives_a_restart_and_is_never_printed_nor_logged
     assert tomllib.loads(pins_file.read_text(encoding="utf-8")) == pins  # the same PINs after a restart
     for side in ("red", "blue"):
         assert pins[side] not in printed, side  # neither in what it printed nor in its journal
+
+
+async def hold(running: Any, buttons: tuple[str, ...], pressed: bool) -> None:
+    """Buttons of the simulated nest's matrix down (or up), one after another, as hands do."""
+    for button in buttons:
+        running.mock.switches.set(running.daemon.config.matrix[button], pressed)
+        await asyncio.sleep(0.1)
+
+
+async def test_a_sides_pin_shows_on_the_oled_alone_while_its_two_buttons_are_held(aiohttp_client, caplog):
+    caplog.set_level(logging.DEBUG)
+    async with simulated(load_config(None, game="battle")) as running:
+        clock = Clock()
+        server = nest_server(running.daemon, "127.0.0.1")
+        server.clock = server.players.clock = clock
+        pins = server.players.pins
+        client = await aiohttp_client(server.app)
+        spectator = await client.ws_connect("/ws")
+        seen: list[str] = []
+
+        async def read() -> None:
+            async for message in spectator:
+                seen.append(message.data)
+
+        reader = asyncio.create_task(read())
+        computers, number = running.daemon.scene.computers, running.daemon.scene.number
+        wrong = next(f"{n:06d}" for n in range(10**6) if f"{n:06d}" not in pins.pins.values())
+        for n in range(PinGuard.TARGET_TRIES):  # someone guesses red's PIN from many machines
+            with pytest.raises(PinRefusedError):
+                pins.log_in("red", wrong, f"192.0.2.{n + 10}", clock())
+        with pytest.raises(PinRefusedError, match="from elsewhere"):
+            pins.log_in("red", pins.pins["red"], STRANGER, clock())  # red's player, on a new phone
+
+        await hold(running, ("confirm", "take_back"), True)
+        await until(lambda: running.daemon.snapshot().screen.headline == f"PIN {pins.pins['red']}")
+        screen = running.daemon.snapshot().screen
+        assert screen.lines[0] == "red's own screen:" and screen.lines[-1] == "/player.html"
+        assert running.daemon.snapshot().public_screen.headline == "PIN ******"
+        await asyncio.sleep(2.5)  # longer than a hold: still no press of either
+        assert pins.log_in("red", pins.pins["red"], STRANGER, clock())  # at the nest: heard
+        await hold(running, ("take_back", "confirm"), False)
+        await until(lambda: not running.daemon.snapshot().screen.headline.startswith("PIN"))
+
+        await hold(running, ("switch", "confirm"), True)  # blue's, in the other order
+        await until(lambda: running.daemon.snapshot().screen.headline == f"PIN {pins.pins['blue']}")
+        await hold(running, ("confirm",), False)  # one let go: nothing more shown, nothing pressed
+        await until(lambda: not running.daemon.snapshot().screen.headline.startswith("PIN"))
+        await hold(running, ("switch",), False)
+        await asyncio.sleep(0.5)
+        assert (running.daemon.scene.computers, running.daemon.scene.number) == (computers, number)
+
+        await spectator.close()
+        await reader
+    assert any('"PIN ******"' in text for text in seen)  # the spectators were shown that a PIN was up
+    for side, pin in pins.pins.items():
+        assert not any(pin in text for text in seen), side  # never the PIN itself
+        assert pin not in caplog.text, side  # nor in the journal
+
+
+async def until(condition: Any) -> None:
+    for _ in range(int(WAIT_S / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("timed out")

@@ -149,11 +149,29 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> None:
 
 TAKE_BACK = "back"  # typed in the terminal game: take back your last move and the reply
 PLAY_HELP = """\
-Type a move as c3-c4 (a step) or d4xe5 (a capture), in any case, or as its two cells: c3c4.
+Type a move as {step} or a capture as {capture}, in any case, or as its two cells: {cells}.
   moves   list your legal moves
   back    take back your last move (and the computer's reply)
   help    this list
   quit    end the game"""
+
+
+def play_help(game: Game, position: Position) -> str:
+    """What ``help`` lists in ``nestref play``, its examples in ``game``'s notation: a
+    move it may make from ``position`` and the capture written between the same cells."""
+    step, capture, cells = _examples(game, position)
+    return PLAY_HELP.format(step=step, capture=capture, cells=cells)
+
+
+def _examples(game: Game, position: Position) -> tuple[str, str, str]:
+    """A move of ``position`` in the game's notation, the capture between its cells, and
+    the two cells typed together."""
+    move = next((m for m in _sorted_moves(position) if not m.is_capture and not m.is_pass), None)
+    if move is None or move.origin is None or move.target is None:
+        return "a move", "a capture", "its two cells"
+    capture = game.move(move.origin, move.target, capture=True).to_text()
+    return move.to_text(), capture, f"{move.origin}{move.target}"
+
 
 _CELL_WORDS = re.compile(r"[a-z][0-9]+")
 
@@ -199,32 +217,56 @@ def run_play(args: argparse.Namespace, out: TextIO) -> None:
         )
     chosen = levels[args.level - 1]
     human = Side.from_text(args.side)
-    position = game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
+    hidden, setups = game.hidden, game.setups
+    if args.lineup is None and hidden is not None and setups is not None:
+        # A game whose pieces hide their ranks: each side's army set up at random, the
+        # computer's hidden from you as across a table (a lineup named is everybody's).
+        red, blue = (hidden.computer_setup(side, args.seed * 2 + n) for n, side in enumerate(Side))
+        position = setups.start_from_setups(red, blue, Side.RED)
+    else:
+        position = game.start(args.lineup if args.lineup is not None else game.lineups[0], Side.RED)
     computer = game.computer(args.seed)
     ask = _line_reader(out)
+    step, capture, cells = _examples(game, position)
     print(f"You play {human.label} against level {chosen.number} ({chosen.name}). Red starts.", file=out)
-    print("Enter moves such as c3-c4 or d4xe5 (or c3c4); 'help' lists what else you may type.", file=out)
+    print(f"Enter moves such as {step} or {capture} (or {cells}); 'help' lists what else you may type.", file=out)
+    if hidden is not None:
+        print(f"You see your own ranks, the other side's only once shown. {game.legend()}", file=out)
     while (outcome := position.outcome()) is None:
-        print(f"\n{game.diagram(position)}\n", file=out)
+        print(f"\n{_diagram_for(game, position, human)}\n", file=out)
         if position.turn is human:
             move = _ask_move(game, position, ask, out)
             if move is None:
                 print("Game abandoned.", file=out)
                 return
             if move == TAKE_BACK:
+                if hidden is not None and _last_strike_since_your_move(position, human):
+                    print("Not taken back: a strike since showed its ranks, and what is known stays known.", file=out)
+                    continue
                 taken = _take_back(position, human)
                 words = " ".join(map(str, taken)) if taken else "nothing: you have made no move yet"
                 print(f"Taken back: {words}", file=out)
                 continue
+            assert not isinstance(move, str)
         else:
             choice = computer.choose(position, chosen.number, clock=time.monotonic, should_stop=lambda: False)
             move = choice.move
             view = f"score {choice.facts.get('score', '?')} for it, depth {choice.facts.get('depth', '?')}"
             print(f"{position.turn.label} plays {move} ({view})", file=out)
+        announcer = game.announcer
+        if announcer is not None and move.is_capture:  # its result is for the referee to say
+            print(f"strike {move}: {announcer.announce_capture(position, move).words}", file=out)
         position.push(move)
-    print(f"\n{game.diagram(position)}\n", file=out)
+    print(f"\n{_diagram_for(game, position, human)}\n", file=out)
     verdict = "a draw" if outcome.winner is None else "you win" if outcome.winner is human else "you lose"
     print(f"Game over: {outcome}: {verdict}.", file=out)
+
+
+def _diagram_for(game: Game, position: Position, side: Side) -> str:
+    """The position as ``side``'s player may see it: in a game that hides pieces, its own
+    ranks and the other side's only where shown."""
+    hidden = game.hidden
+    return hidden.diagram_seen_by(position, side) if hidden is not None else game.diagram(position)
 
 
 def _line_reader(out: TextIO) -> Callable[[str], str | None]:
@@ -253,6 +295,19 @@ def _line_reader(out: TextIO) -> Callable[[str], str | None]:
         return line
 
     return ask_stream
+
+
+def _last_strike_since_your_move(position: Position, human: Side) -> bool:
+    """Whether taking back ``human``'s last move would take back a capture too (in a game
+    that hides pieces, a strike: its ranks were told, so undoing it would be a free look)."""
+    side = position.turn.opponent
+    for move in reversed(position.move_stack):
+        if move.is_capture:
+            return True
+        if side is human and not move.is_pass:
+            return False
+        side = side.opponent
+    return False
 
 
 def _take_back(position: Position, human: Side) -> tuple[Move, ...]:
@@ -284,7 +339,7 @@ def _ask_move(game: Game, position: Position, ask: Callable[[str], str | None], 
         if text in ("quit", "exit"):
             return None
         if text in ("help", "?"):
-            print(PLAY_HELP, file=out)
+            print(play_help(game, position), file=out)
             continue
         if text == "moves":
             print(" ".join(str(move) for move in _sorted_moves(position)), file=out)

@@ -272,10 +272,15 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=PLAY_LEVEL,
         metavar="N",
-        help=f"1 (beginner) to 5 (strongest); default {PLAY_LEVEL}",
+        help=f"the computer's level, from 1 (beginner) to the game's strongest (default {PLAY_LEVEL})",
     )
     game.add_argument("--side", choices=("red", "blue"), default="red", help="your side (default red; red starts)")
-    game.add_argument("--lineup", metavar="NAME", help="standard (default), advanced-1, advanced-2")
+    game.add_argument(
+        "--lineup",
+        metavar="NAME",
+        help="start from this lineup of the game's (default: Operation Cuckoo's standard; the battle game's "
+        "armies set up at random, the computer's hidden from you)",
+    )
     game.add_argument("--seed", type=int, default=0, help="the seed of the computer's deliberate mistakes (default 0)")
     game.set_defaults(run=run_play)
 

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -66,7 +66,8 @@ def _replay_from_setups(args: argparse.Namespace, game: Game, log: SensorLogStre
             f"{' (' + ' and '.join(missing) + ' missing)' if missing else ''}, and no --position or --lineup"
         )
     setups = [log.setups[side] for side in Side]
-    _replay(args, game, log, out, lineup=game.lineups[0], occupied=log.occupied or frozenset(), setups=setups)
+    occupied = log.occupied or frozenset()
+    _replay(args, game, log, out, lineup=game.lineups[0], occupied=occupied, setups=setups, checks=log.checks)
 
 
 def _replay(
@@ -79,6 +80,7 @@ def _replay(
     occupied: Iterable[str],
     start: Position | None = None,
     setups: Sequence[object] = (),
+    checks: Mapping[Side, int] | None = None,
 ) -> None:
     settings = Settings(lenient=args.lenient)
 
@@ -104,6 +106,8 @@ def _replay(
             position=start,
             resume=not setups,
         )
+        for side, seed in (checks or {}).items():
+            service.check_setup(side, 0, seed=seed)
         for setup in setups:
             service.give_setup(setup, 0)
         clock = 0  # the log's time reached so far

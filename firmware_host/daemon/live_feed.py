@@ -50,13 +50,11 @@ def live_board(snapshot: Snapshot, game: Game, *, board: str, name: str, result:
     """The board ``snapshot`` shows, as any spectator may see it."""
     shown = snapshot.game
     pieces: tuple[tuple[str, str], ...] = ()
-    position = game.read_position(shown.position) if shown.position else None
-    if position is not None:
-        public = position.pieces()  # the public view: a hidden rank is not in it
-        pieces = tuple((cell, public[cell].letter) for cell in game.board.cells if cell in public)
-    if snapshot.view is View.OVER and result is None and position is not None:
-        outcome = position.outcome()  # (resumed from the record: no GameOver heard since)
-        result = outcome.to_text() if outcome is not None else None
+    if shown.position is not None:
+        public = shown.position.letters  # the public view: a hidden rank is not in it
+        pieces = tuple((cell, public[cell]) for cell in game.board.cells if cell in public)
+    if snapshot.view is View.OVER and result is None:
+        result = shown.result  # (resumed from the record: no GameOver heard since)
     return LiveBoard(
         board=board,
         name=name,

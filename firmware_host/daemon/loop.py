@@ -392,7 +392,9 @@ class Loop:
     def screen(self, *, show_pin: bool = True) -> Screen:
         """What the OLED shows now (a part's announcement, or the scene's screen)."""
         announced = self.gathered().announcement
-        return announced.screen if announced is not None else screen(self.scene, show_pin=show_pin)
+        if announced is not None:
+            return announced.public if not show_pin and announced.public is not None else announced.screen
+        return screen(self.scene, show_pin=show_pin)
 
     @property
     def view(self) -> View:

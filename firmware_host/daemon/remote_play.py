@@ -37,7 +37,6 @@ from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Position, Side
 from firmware_host.referee.referee import CommandError
 from firmware_host.referee.signals import GameOver, MoveAccepted, Signal
-from firmware_host.remote.identity import IdentityError, NestIdentity, load_identity
 from firmware_host.remote.kept import KeptSetError, read_kept, write_kept
 from firmware_host.remote.messages import CODE_ALPHABET, MessageError
 from firmware_host.remote.seat import RemoteSeat
@@ -122,6 +121,7 @@ class RemotePlay:
         self._last_tick = float("-inf")
         self.is_synced = True  # the referee's record and the session's compared after a resume
         self.refused = 0  # messages not believed, for the log and the tests
+        self.flagged_game: int | None = None  # the game the referee here ended on time, told to the session
         self.is_changed = True  # what is shown may have changed since last asked (a press, an event)
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -267,6 +267,13 @@ class RemotePlay:
                 self.player.resign()
             except SessionError as error:
                 logger.warning("our resignation was not sent: %s", error)
+        elif isinstance(signal, GameOver) and signal.outcome.is_time_loss and signal.outcome.winner is not None:
+            assert self.player.session is not None
+            self.flagged_game = self.player.session.set_record.game_number  # ended here: not again (remote_seat)
+            try:
+                self.player.flag_fell(signal.outcome.winner.opponent)
+            except SessionError as error:
+                logger.warning("the flag fall was not sent: %s", error)
 
     def shown(self) -> RemoteShown:
         """What the nest shows of remote play now. Read from the loop while the link's
@@ -283,7 +290,7 @@ class RemotePlay:
             code=self.code,
             side=session.side,
             link=link.to_text(self._clock()),
-            is_link_up=link.is_up and link.is_peer_online,
+            is_link_up=link.is_healthy(self._clock()),
             is_waiting_for_copy=session.is_waiting_for_copy(),
             their_proposal=session.peer_proposal.kind if session.peer_proposal is not None else None,
             our_proposal=session.proposal.kind if session.proposal is not None else None,
@@ -308,18 +315,7 @@ class RemotePlay:
             on_event=lambda event: self.nest.post(lambda: self.events.append(event)),
             on_paired=lambda pairing: self.nest.post(lambda: self._paired(pairing)),
             on_record=self._keep,
-            identity=self._identity(),
         )
-
-    def _identity(self) -> NestIdentity | None:
-        """The nest's key, kept beside its record (made on its first start); None without a record on disk."""
-        if self._kept is None:
-            return None
-        try:
-            return load_identity(self._kept.parent, self.nest_name)
-        except IdentityError as error:
-            logger.error("%s; a key for this run alone is used", error)
-            return None
 
     def _forget(self) -> None:
         self.close()

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from firmware_host.daemon.button_meanings import Situation, buttons_now, situation_of
 from firmware_host.daemon.computer import ComputerPlayer
 from firmware_host.daemon.config import Config
 from firmware_host.daemon.devices import Devices
@@ -26,6 +27,7 @@ from firmware_host.daemon.parts.clock import GameClock
 from firmware_host.daemon.parts.computer_seat import ComputerSeat
 from firmware_host.daemon.parts.hints import Hints
 from firmware_host.daemon.parts.material import MaterialCount
+from firmware_host.daemon.parts.own_screens import OwnScreens
 from firmware_host.daemon.parts.page import Page
 from firmware_host.daemon.parts.part import Part
 from firmware_host.daemon.parts.players import Players
@@ -34,7 +36,7 @@ from firmware_host.daemon.parts.sensor_log import SensorLog
 from firmware_host.daemon.parts.setups import Setups
 from firmware_host.daemon.presenter import View
 from firmware_host.daemon.remote_play import RemotePlay, RemotePlayError
-from firmware_host.daemon.snapshot import GameShown, PrivateView, Snapshot
+from firmware_host.daemon.snapshot import GameShown, PrivateView, PublicPositions, Snapshot
 from firmware_host.daemon.tunes import Cue
 from firmware_host.games.base import Move, Position, Side
 from firmware_host.recorder.store import GameSummary, RecordedGame
@@ -74,11 +76,13 @@ class Daemon(Loop):
         in remote play, if not the config's (``[remote] nest``, or else the host's)."""
         super().__init__(config, devices, clock=clock, wall_clock=wall_clock)
         seed = computer_seed if computer_seed is not None else int(wall_clock() * 1000) % 2**32
+        self._public_positions = PublicPositions(config.game)  # the snapshot's: no hidden rank
         self.page = Page(self, address=address)
+        self.own_screens = OwnScreens(self, address=lambda: self.page.status().address)
         self.hints = Hints(self)
         self.computer_seat = ComputerSeat(self, self.hints, seed=seed)
         self.remote_seat = (
-            RemoteSeatPart(self, self, question_open=lambda: self.scene.answer is not None, remote_nest=remote_nest)
+            RemoteSeatPart(self, self, situation=self.situation, remote_nest=remote_nest)
             if config.broker is not None
             else None
         )
@@ -87,6 +91,7 @@ class Daemon(Loop):
         self.buttons = self.button_part = Buttons(
             self,
             scene=lambda: self.scene,
+            situation=self.situation,
             point_at_next_answer=self._point_at_next_answer,
             parts=lambda: self.parts,
             set_players=self.set_players,
@@ -102,6 +107,7 @@ class Daemon(Loop):
             self.record,  # first: closed last
             self.sensors,
             self.page,
+            self.own_screens,  # before the buttons: two held together are its own
             self.button_part,
             *remote,
             GameClock(self),
@@ -166,6 +172,10 @@ class Daemon(Loop):
         """``side`` places its pieces one at a time (:meth:`Setups.guide`)."""
         self.setups.guide(side)
 
+    def check_setup(self, side: Side) -> None:
+        """``side``'s pieces checked against its set-up (:meth:`Setups.check`)."""
+        self.setups.check(side)
+
     def clear_setup(self, side: Side) -> None:
         """``side``'s set-up withdrawn (:meth:`Setups.clear`)."""
         self.setups.clear(side)
@@ -184,6 +194,11 @@ class Daemon(Loop):
     def show_pin(self, pin: str) -> None:
         """The PIN that lets a page at another machine act, on the OLED's bottom line."""
         self.page.show_pin(pin)
+
+    def show_own_screens(self, pins: dict[Side, str], *, shown: Callable[[Side], None]) -> None:
+        """Each side's own PIN, which the OLED shows while that side's two buttons are
+        held together (:mod:`.parts.own_screens`) and nowhere else; ``shown`` is told whose."""
+        self.own_screens.offer(pins, shown=shown)
 
     def redraw(self) -> None:
         """Show again the scene and what the parts say."""
@@ -225,6 +240,10 @@ class Daemon(Loop):
         """The moves the referee accepted that wait to be recorded."""
         return self.record.waiting_moves()
 
+    def situation(self) -> Situation:
+        """What a button press means depends on now (:class:`Situation`)."""
+        return situation_of(self.scene, self.service.referee if self.service is not None else None)
+
     def snapshot(self) -> Snapshot:
         """What the nest shows now."""
         scene, devices = self.scene, self.devices
@@ -233,6 +252,7 @@ class Daemon(Loop):
         service = self.service
         referee = service.referee if service is not None else None
         playing = scene.is_playing
+        position, result = self._public_positions.of(recorded.position if recorded is not None else "")
         if display is None:
             frames, image = 0, None
         else:  # luma's dummy device keeps the frame it was sent; a real one does not
@@ -245,7 +265,7 @@ class Daemon(Loop):
             waiting=tuple(str(move) for move in self.waiting_moves()),
             saved=scene.storage_ok,
             score=scene.score,
-            position=recorded.position if recorded is not None else "",
+            position=position,
             lineup=referee.lineup if referee is not None else self.config.lineup,
             computers=scene.computers,
             level=scene.computer_level,
@@ -254,6 +274,7 @@ class Daemon(Loop):
             clock=scene.clock,
             hint=scene.hint if playing else None,
             is_hint_wanted=scene.hint_wanted and playing,
+            result=result,
         )
         return Snapshot(
             view=scene.view,
@@ -270,4 +291,5 @@ class Daemon(Loop):
             cells=lit_cells(scene),
             question=scene.question,
             answer=scene.answer,
+            buttons=buttons_now(self.situation(), tuple(self.config.buttons)),
         )

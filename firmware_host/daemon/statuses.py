@@ -79,6 +79,7 @@ class Announcement:
 
     screen: Screen
     until: int
+    public: Screen | None = None  # what the shared pages are shown of it, if not all (a PIN starred out)
 
 
 @dataclass(frozen=True)

@@ -441,6 +441,11 @@ class GameRules(Protocol[PositionT_contra]):
         (kept by the record as how ``time``)."""
         ...
 
+    def agreed_draw(self) -> Outcome:
+        """The outcome of a game the players agreed to draw (kept by the record as how
+        ``agreed``), not one the rules drew."""
+        ...
+
     def perft(self, position: PositionT_contra, depth: int) -> int:
         """The number of move sequences of length ``depth`` from ``position`` (a pass
         counts as a move, a finished game has none); ``position`` ends unchanged."""
@@ -669,6 +674,42 @@ class Placement(Protocol):
         ...
 
 
+class SetupCheck(Protocol):
+    """The check after a side's set-up that the pieces on the nest are what the referee
+    holds: its player lifts one piece at a time as its own screen asks ("lift your
+    marshal"); the cell that opens must be one the set-up has that piece on. Immutable:
+    :meth:`lift` returns the next."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def checked(self) -> tuple[str, ...]:
+        """The cells lifted so far that held the piece asked for, in order."""
+        ...
+
+    @property
+    def total(self) -> int:
+        """The pieces to lift."""
+        ...
+
+    def is_complete(self) -> bool: ...
+
+    def holds(self, cell: str) -> bool:
+        """Whether a lift of ``cell`` now is the piece asked for."""
+        ...
+
+    def lift(self, cell: str) -> SetupCheck:
+        """The check once ``cell`` was lifted as the piece asked for; raises a
+        :class:`~firmware_host.errors.NestrefError` where the set-up has another piece."""
+        ...
+
+    def prompt(self) -> str:
+        """What the checking player's own screen asks for next: private, it names a
+        hidden piece."""
+        ...
+
+
 class PlayersSetUpOf(Protocol[SetupT_contra, PositionT_contra]):
     """A capability of a game (:attr:`GameParts.setups`): its start is made by the
     players, each side privately (pieces whose identity the opponent must not see), not
@@ -689,8 +730,15 @@ class PlayersSetUpOf(Protocol[SetupT_contra, PositionT_contra]):
         :class:`~firmware_host.errors.NestrefError` saying what is wrong."""
         ...
 
-    def guided_placement(self, side: Side) -> Placement:
-        """A placement of ``side``'s set-up with nothing placed yet."""
+    def guided_placement(self, side: Side, *, seed: int) -> Placement:
+        """A placement of ``side``'s set-up with nothing placed yet, asking for the pieces
+        in an order drawn with ``seed`` (random, so that the order in which cells fill,
+        which everybody sees, says nothing of what stands on them)."""
+        ...
+
+    def setup_check(self, setup: SetupT_contra, *, seed: int) -> SetupCheck:
+        """The check that the pieces on the nest are ``setup``'s (this game's own), the
+        pieces asked for in an order drawn with ``seed``."""
         ...
 
     def start_from_setups(self, red: SetupT_contra, blue: SetupT_contra, turn: Side) -> Position:
@@ -763,6 +811,11 @@ class HiddenPiecesOf(Protocol[PositionT_contra, SetupT_contra]):
         it was shown (the letters :meth:`GamePictures.for_page` draws)."""
         ...
 
+    def diagram_seen_by(self, position: PositionT_contra, side: Side) -> str:
+        """``position`` as text as ``side``'s player sees it (its own ranks, the other
+        side's only where shown): for that player alone, such as ``nestref play``'s."""
+        ...
+
     def setup_letters(self, setup: SetupT_contra) -> Mapping[str, str]:
         """The pieces of one side's own set-up (:class:`SideSetup`, this game's) by cell,
         as its own player's screen draws them."""
@@ -819,6 +872,9 @@ def side_view(game: Game, position: Position, side: Side) -> SideView:
 TIME_LOSS = "time"
 """How a record keeps a loss on time (a clock ran out), whatever the game: every game's
 :meth:`GameNotation.outcome_record` gives it as the ``how`` of :meth:`GameRules.time_loss`."""
+AGREED_DRAW = "agreed"
+"""How a record keeps a draw the players agreed (at a distance: offered and accepted
+through the link), whatever the game: the ``how`` of :meth:`GameRules.agreed_draw`."""
 
 
 def perft(position: Position, depth: int) -> int:

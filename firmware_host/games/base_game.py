@@ -30,6 +30,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 
 from firmware_host.games.assets import GameAssets
 from firmware_host.games.base import (
+    AGREED_DRAW,
     TIME_LOSS,
     AnnouncesCaptures,
     Board,
@@ -149,6 +150,11 @@ class BaseGame(GameOf[PositionT, OutcomeT], Generic[BoardT, PositionT, OutcomeT]
         """The outcome the record keeps as the other side's win by ``time``
         (:data:`~firmware_host.games.base.TIME_LOSS`)."""
         return self.outcome_from_record(flagged.opponent.label, TIME_LOSS)
+
+    def agreed_draw(self) -> OutcomeT:
+        """The outcome the record keeps as a draw by ``agreed``
+        (:data:`~firmware_host.games.base.AGREED_DRAW`)."""
+        return self.outcome_from_record("draw", AGREED_DRAW)
 
     def outcome_cell(self, position: PositionT, outcome: OutcomeT) -> str | None:
         """None: the last move's target says how the game was won."""

@@ -21,6 +21,7 @@ from firmware_host.games.base import Game
 from firmware_host.recorder.record_layout import StorageUnavailableError, StoreError, UnknownGameError
 from firmware_host.records import (
     ABANDONED,
+    AGREED,
     DRAW,
     RESIGNATION,
     UNTERMINATED,
@@ -328,7 +329,7 @@ def _termination(result: str | None, how: str | None, abandoned: bool) -> str:
     if result is None:
         return UNTERMINATED
     if result == "draw":
-        return DRAW
+        return AGREED if how == AGREED else DRAW
     return RESIGNATION if how is None else how
 
 

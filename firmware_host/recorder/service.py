@@ -240,6 +240,11 @@ class RefereeService:
     def resign(self, side: Side, now: int) -> list[Signal]:
         return self._publish(self.referee.resign(side, now), now)
 
+    def flag_fell(self, side: Side, now: int) -> list[Signal]:
+        """``side`` lost on time by another clock's word (at a distance: the other nest's)."""
+        self._flag_told = True
+        return self._publish(self.referee.flag_fell(side, now), now)
+
     def agree_draw(self, now: int) -> list[Signal]:
         return self._publish(self.referee.agree_draw(now), now)
 
@@ -253,6 +258,10 @@ class RefereeService:
     def guide_setup(self, side: Side, now: int) -> list[Signal]:
         """``side`` places its pieces one at a time (:meth:`Referee.guide_setup`)."""
         return self._publish(self.referee.guide_setup(side, now), now)
+
+    def check_setup(self, side: Side, now: int, *, seed: int | None = None) -> list[Signal]:
+        """``side``'s pieces are checked before the game (:meth:`Referee.check_setup`)."""
+        return self._publish(self.referee.check_setup(side, now, seed=seed), now)
 
     def clear_setup(self, side: Side, now: int) -> list[Signal]:
         """``side``'s set-up is withdrawn (:meth:`Referee.clear_setup`)."""

@@ -21,6 +21,7 @@ True
 from firmware_host.records.reader import MAX_FILE_BYTES, MAX_LINE, MAX_TAG_VALUE, read_records
 from firmware_host.records.record import (
     ABANDONED,
+    AGREED,
     DRAW,
     HINT,
     RESIGNATION,
@@ -40,6 +41,7 @@ from firmware_host.records.writer import write_record, write_records
 
 __all__ = [
     "ABANDONED",
+    "AGREED",
     "DRAW",
     "HINT",
     "MAX_FILE_BYTES",

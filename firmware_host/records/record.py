@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from firmware_host.errors import NestrefError
-from firmware_host.games.base import OWN_SETUPS, TIME_LOSS, Game, Position
+from firmware_host.games.base import AGREED_DRAW, OWN_SETUPS, TIME_LOSS, Game, Position
 
 RESULTS = ("red", "blue", "draw", "*")
 """A game's result: the side that won, a draw, or ``*`` for a game not finished."""
@@ -23,9 +23,10 @@ RESULTS = ("red", "blue", "draw", "*")
 RESIGNATION = "resignation"
 TIME = TIME_LOSS
 DRAW = "draw"
+AGREED = AGREED_DRAW
 ABANDONED = "abandoned"
 UNTERMINATED = "unterminated"
-TERMINATIONS = (RESIGNATION, TIME, DRAW, ABANDONED, UNTERMINATED)
+TERMINATIONS = (RESIGNATION, TIME, DRAW, AGREED, ABANDONED, UNTERMINATED)
 """The ways a game ends that are not one of the game's own (which are written in the
 game's words, such as ``2`` for Operation Cuckoo's condition 2)."""
 
@@ -252,8 +253,13 @@ def _check_end(record: GameRecord, game: Game, position: Position, fail: Callabl
     if result == "*":
         if termination not in (ABANDONED, UNTERMINATED):
             raise fail(f"a game not finished (Result *) ends {ABANDONED} or {UNTERMINATED}, not {termination!r}")
+    elif (result, termination) == ("draw", AGREED):
+        return  # agreed by the players (at a distance), whatever the position
     elif result == "draw" or termination not in (RESIGNATION, TIME):
-        raise fail(f"the game is not over by the rules, so Result {result} must come of {RESIGNATION} or {TIME}")
+        raise fail(
+            f"the game is not over by the rules, so Result {result} must come of {RESIGNATION} or {TIME}"
+            f" (or a draw, of {AGREED})"
+        )
 
 
 def is_lenient(game: Game, start_position: str, events: Sequence[Event]) -> bool:

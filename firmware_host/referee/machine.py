@@ -188,8 +188,9 @@ class PhaseMachine:
         if isinstance(event, Touched):
             return signals  # raw activity: the nest is not still; decided once it is
         # (A glitch that ended, Steadied, may have been the flicker that proves a capture.)
-        change = (event.cell, not isinstance(event, Steadied))
-        return signals + self._apply(self.phase.on_change(at, change[0], settled=change[1]), at, change)
+        cell, settled = event.cell, not isinstance(event, Steadied)
+        decisions = self.phase.on_change(at, cell, settled=settled)
+        return signals + self._apply(decisions, at, (cell, settled)) if decisions else signals  # mostly nothing
 
     def _decide_by(self, moment: int) -> None:
         """Have the phase decide again no later than ``moment`` (sooner if it asked to)."""

@@ -212,7 +212,7 @@ class Referee(PhaseMachine):
         signals = self._catch_up(now) + self._commit_provisional(now)
         if self.mode is Mode.SETUP or self.position is None:
             raise CommandError("no game is being played")
-        return signals + self._end_game(self.game.outcome_from_record("draw", None), now)
+        return signals + self._end_game(self.game.agreed_draw(), now)
 
     def flag_fell(self, side: Side, now: int) -> list[Signal]:
         """``side``'s clock ran out: it loses on time (what waits to be decided is
@@ -272,9 +272,19 @@ class Referee(PhaseMachine):
         signals = self._catch_up(now)
         return signals + self._players_setup().clear(side) + self._decide_soon(now)
 
+    def check_setup(self, side: Side, now: int, *, seed: int | None = None) -> list[Signal]:
+        """``side``'s pieces are checked against its set-up before the game starts: once
+        the nest shows it, its own screen asks for one piece at a time to lift
+        (:meth:`placement_prompt`), in the order ``seed`` draws (None: drawn where nobody
+        can know it; a sensor log's replay passes its own), and the cell that opens must
+        hold it. Raises :class:`CommandError` as :meth:`give_setup` does."""
+        signals = self._catch_up(now)
+        return signals + self._players_setup().ask_check(side, seed=seed) + self._decide_soon(now)
+
     def placement_prompt(self, side: Side) -> str | None:
-        """What ``side``'s own screen asks for while it places its pieces one at a time,
-        None otherwise. Private: it names the piece asked for; never on a shared screen."""
+        """What ``side``'s own screen asks for while it places its pieces one at a time or
+        checks them, None otherwise. Private: it names the piece asked for; never on a
+        shared screen."""
         phase = self.phase
         return phase.prompt(side) if isinstance(phase, PlayersSetup) else None
 

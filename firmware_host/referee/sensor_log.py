@@ -23,7 +23,9 @@ from firmware_host.errors import NestrefError
 from firmware_host.games.base import Game, Position, PublicView, Side
 
 _CHANGE = re.compile(r"([a-z]+[0-9]+)([+-])")
-_HEADER = re.compile(r"#\s*(lineup|position|occupied|setup red|setup blue)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE)
+_HEADER = re.compile(
+    r"#\s*(lineup|position|occupied|setup red|setup blue|check red|check blue)\s*:\s*([^#]*?)\s*(#.*)?", re.IGNORECASE
+)
 
 
 class SensorLogError(NestrefError, ValueError):
@@ -54,6 +56,9 @@ class SensorLog:
     occupied: frozenset[str] | None = None  # the cells held at the start, if not the position's
     setups: Mapping[Side, Any] = field(default_factory=dict)
     """The players' own set-ups, by side, for a game that has them (the game's values)."""
+    checks: Mapping[Side, int] = field(default_factory=dict)
+    """The sides whose pieces are checked against their set-ups, each with the seed of
+    the order its pieces are asked for in (``# check red: 7``)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,9 @@ class SensorLogStream:
     occupied: frozenset[str] | None = None  # the cells held at the start, if not the position's
     setups: Mapping[Side, Any] = field(default_factory=dict)
     """The players' own set-ups, by side, for a game that has them (the game's values)."""
+    checks: Mapping[Side, int] = field(default_factory=dict)
+    """The sides whose pieces are checked against their set-ups, each with the seed of
+    the order its pieces are asked for in (``# check red: 7``)."""
 
 
 def stream_sensor_log(lines: Iterable[str], *, game: Game, source: str = "<sensor log>") -> SensorLogStream:
@@ -94,7 +102,7 @@ def stream_sensor_log(lines: Iterable[str], *, game: Game, source: str = "<senso
             if event is not None:
                 yield event
 
-    return SensorLogStream(parser.start, parser.label, events(), parser.occupied, parser.setups)
+    return SensorLogStream(parser.start, parser.label, events(), parser.occupied, parser.setups, parser.checks)
 
 
 def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
@@ -110,7 +118,9 @@ def decoded_lines(binary: Iterable[bytes], *, source: str) -> Iterator[str]:
 def read_sensor_log(text: str, *, game: Game, source: str = "<sensor log>") -> SensorLog:
     """Parse the whole text of a sensor log (:func:`stream_sensor_log`, all at once)."""
     stream = stream_sensor_log(text.split("\n"), game=game, source=source)
-    return SensorLog(stream.start, stream.start_label, tuple(stream.events), stream.occupied, stream.setups)
+    return SensorLog(
+        stream.start, stream.start_label, tuple(stream.events), stream.occupied, stream.setups, stream.checks
+    )
 
 
 class _LineParser:
@@ -124,6 +134,7 @@ class _LineParser:
         self.label: str | None = None
         self.occupied: frozenset[str] | None = None
         self.setups: dict[Side, Any] = {}
+        self.checks: dict[Side, int] = {}
         self.last_time = 0
         self.seen_event = False
 
@@ -146,6 +157,9 @@ class _LineParser:
                     return None
                 if kind.lower().startswith("setup"):
                     self._setup(Side.from_text(kind.split()[1].lower()), value, fail)
+                    return None
+                if kind.lower().startswith("check"):
+                    self._check(Side.from_text(kind.split()[1].lower()), value, fail)
                     return None
                 if self.setups:
                     raise fail("a lineup or a position after set-ups: a log starts from one or the other")
@@ -196,6 +210,17 @@ class _LineParser:
             self.setups[side] = hiding.read_setup(side, text)
         except NestrefError as error:
             raise fail(str(error)) from None
+
+    def _check(self, side: Side, text: str, fail: Callable[[str], SensorLogError]) -> None:
+        """A ``check red:`` or ``check blue:`` line: that side's pieces are checked against
+        its set-up, asked for in the order the seed ``text`` draws."""
+        if self.game.setups is None:
+            raise fail(f"a check: {self.game.title} starts from a lineup or a position, not from set-ups")
+        if side in self.checks:
+            raise fail(f"a second check for {side.label}")
+        if not text.isascii() or not text.isdigit() or len(text) > 20:
+            raise fail(f"a check's seed is a whole number, 0 or more, got {text[:20]!r}")
+        self.checks[side] = int(text)
 
     def _cells(self, text: str, fail: Callable[[str], SensorLogError]) -> frozenset[str]:
         """The cells of an ``occupied:`` line: names of the board's cells, spaced."""

@@ -268,13 +268,15 @@ class SetupState(Enum):
     WAITING = "waiting"  # no set-up given yet
     PLACING = "placing"  # placing its pieces one at a time, as its own screen asks
     READY = "ready"  # its set-up is complete: the nest must show it
+    CHECKING = "checking"  # the nest shows it; its pieces are lifted one at a time, as its own screen asks
 
 
 @dataclass(frozen=True)
 class SetupProgress:
-    """Where ``side``'s own set-up stands: ``placed`` of ``total`` pieces so far. Sent
-    when it changes. It says how many, never which: what the pieces are is the
-    placing player's own screen's to say (``Referee.placement_prompt``)."""
+    """Where ``side``'s own set-up stands: ``placed`` of ``total`` pieces so far (while it
+    is checked: of the pieces to lift, those checked). Sent when it changes. It says how
+    many, never which: what the pieces are is the placing player's own screen's to say
+    (``Referee.placement_prompt``)."""
 
     side: Side
     state: SetupState
@@ -283,6 +285,8 @@ class SetupProgress:
 
     def to_text(self) -> str:
         text = f"{self.side.label} set-up: {self.state.value}"
+        if self.state is SetupState.CHECKING:
+            return text + f", {self.placed} of {self.total} checked"
         return text + (f", {self.placed} of {self.total} placed" if self.state is SetupState.PLACING else "")
 
 

@@ -133,16 +133,25 @@ class Traces:
             return False
         return seen.since(target) > first + self.timing.land_ms
 
-    def slid_unseen(self, view: TurnView, seen: Observation) -> tuple[Move, ...]:
+    def slid_unseen(self, view: TurnView, seen: Observation, *, alone: bool = False) -> tuple[Move, ...]:
         """The captures no scan saw that a lifted piece may have made: over a cell it
         would slide across that was set down on after it first left this turn, and
-        soon after it last left."""
-        land_ms = self.timing.land_ms
+        soon after it last left. ``alone``: with nothing after it, so that every piece
+        set down is the captured one pushed aside."""
+        land_ms, board = self.timing.land_ms, self.board
+        _, placed = view.difference(seen.occupied, seen.ignored)
         found = []
         for move, footprint in captures_in_the_air(view, seen):
+            if alone and not all(
+                cell not in footprint.passes and any(board.distance(cell, target) <= 1 for target in footprint.proofs)
+                for cell in placed
+            ):
+                continue  # a piece set down where this capture leaves none
             first = min(self.first_emptied.get(cell, seen.emptied(cell)) for cell in footprint.empties)
             left = max(seen.emptied(cell) for cell in footprint.empties)
-            crossed = footprint.passes & self.visited
+            # (A crossed cell still occupied is no sign of this capture: the captured
+            # piece is pushed on, away from the way the capturer came.)
+            crossed = {cell for cell in footprint.passes & self.visited if cell not in seen.occupied}
             if any(first <= seen.since(cell) <= left + land_ms for cell in crossed):
                 found.append(move)
         return tuple(found)

@@ -124,8 +124,10 @@ class TurnView:
         self.captures = tuple(move for move in self.moves if self.footprints[move].proofs)
         self.own = frozenset(cell for cell, piece in self.pieces.items() if piece.side is self.side)
         proofs = {cell for footprint in self.footprints.values() for cell in footprint.proofs}
-        self.liftable = self.own | proofs
-        """Cells the side to move may lift: its pieces, and those it can capture."""
+        taken = {cell for footprint in self.footprints.values() for cell in footprint.empties}
+        self.liftable = self.own | proofs | taken
+        """Cells the side to move may lift: its pieces, those it can capture, and those a
+        move of it empties (a pawn taken en passant, lifted first)."""
         # The cells a piece of each origin may touch on its way: where it lands, and the
         # cells it crosses.
         self.path: dict[str, set[str]] = {}
@@ -142,6 +144,17 @@ class TurnView:
             if footprint.fills
             and any(
                 other.empties == footprint.empties and footprint.fills <= other.passes
+                for other in self.footprints.values()
+            )
+        )
+        # A move that is the first part of one emptying more cells (a rook moved first
+        # to castle, its king still to go): the mover's next piece may yet follow.
+        self.first_parts = frozenset(
+            move
+            for move, footprint in self.footprints.items()
+            if footprint.fills
+            and any(
+                footprint.empties < other.empties and footprint.fills <= other.fills | other.passes
                 for other in self.footprints.values()
             )
         )
@@ -206,10 +219,13 @@ class TurnView:
         return found
 
     def _pushed_aside(self, footprint: Footprint, pushed: frozenset[str]) -> bool:
-        """Whether ``pushed`` is a captured piece pushed onto a cell beside its target."""
+        """Whether ``pushed`` is a captured piece pushed onto a cell beside its target
+        (not back along the way the capturer came)."""
         board = self.position.board
-        return len(pushed) == 1 and any(
-            board.distance(cell, target) == 1 for cell in pushed for target in footprint.proofs
+        return (
+            len(pushed) == 1
+            and not pushed & footprint.passes
+            and any(board.distance(cell, target) == 1 for cell in pushed for target in footprint.proofs)
         )
 
     def is_under_way(self, seen: Observation, *, not_before: int = LONG_AGO) -> bool:

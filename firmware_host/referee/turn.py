@@ -80,7 +80,13 @@ class Turn:
             return hidden
         self.traces.note(view, seen, cell, settled=settled)
         candidate = self.candidate
-        if settled and candidate is not None and cell not in view.footprints[candidate].cells:
+        if (
+            settled
+            and candidate is not None
+            and cell not in view.footprints[candidate].cells
+            # (a cell the mover's piece may still slide on to is its own doing, perhaps)
+            and not any(cell in view.path.get(origin, ()) for origin in view.footprints[candidate].empties)
+        ):
             after = view.after(candidate)
             began = not after.is_over and (after.has_begun(seen) or after.finished(seen))
             if began and view.shows(candidate, seen):
@@ -92,7 +98,7 @@ class Turn:
             and done[0].is_clean
             and done[0].is_certain
             and not self.traces.late_proof(self.view, done[0].move, seen)
-            and all(move == done[0].move for move in self.traces.slid_unseen(view, seen))
+            and all(move == done[0].move for move in self.traces.slid_unseen(view, seen, alone=True))
         ):
             self.candidate = done[0].move
         elif done or view.matches_exactly(seen) or (candidate is not None and not view.shows(candidate, seen)):
@@ -238,7 +244,9 @@ class Turn:
 
     def _finished(self, done: list[Finished], at: int) -> Decisions:
         timing, seen = self.timing, self.table.observation()
-        slid = tuple(move for move in self.traces.slid_unseen(self.view, seen) if move not in [r.move for r in done])
+        slid = tuple(
+            move for move in self.traces.slid_unseen(self.view, seen, alone=True) if move not in [r.move for r in done]
+        )
         if slid:  # the piece slid the way of a capture no scan saw: that may be the one made
             options = (*(reading.move for reading in done), *slid)
             return self._ask_after(at, options)
@@ -252,10 +260,20 @@ class Turn:
                 return (Commit(move, then=Then.PUT_STRAYS_RIGHT),)
             if move in self.view.extendable and (wait := self._wait(at, timing.rest_ms)):
                 return wait  # the piece may still slide on
+            if move in self.view.first_parts and (wait := self._wait(at, timing.extend_ms)):
+                return wait  # the mover's other piece may still follow (the king, castling)
             return (Commit(move),)
         if any(not reading.is_clean for reading in done) and (wait := self._wait(at, timing.hold_ms)):
             return wait  # the pieces held may yet tell which it was
-        return self._ask(tuple(reading.move for reading in done))
+        options = tuple(reading.move for reading in done)
+        chosen = self.game.default_choice(options)
+        if chosen is not None and all(reading.is_certain for reading in done):
+            # Moves the switches cannot tell apart (a pawn promoted): asked, and the
+            # game's choice stands unless a player answers within ask_ms.
+            if wait := self._wait(at, timing.ask_ms):
+                return (*self._ask(options), *wait)
+            return (Commit(chosen),)
+        return self._ask(options)
 
     def _followed(self, readings: list[Reading], at: int) -> Decisions:
         """The other side has begun, or made its reply: what the mover did is read from
@@ -270,6 +288,10 @@ class Turn:
             return self._ask_after(at, firsts)
         readings = [reading for reading in readings if not reading.is_ending]
         firsts = tuple(dict.fromkeys(reading.moves[0] for reading in readings))
+        chosen = self.game.default_choice(firsts)
+        if chosen is not None:  # the other side goes on: the game's choice stands (a queen)
+            readings = [reading for reading in readings if reading.moves[0] == chosen]
+            firsts = (chosen,)
         slid = tuple(
             move for move in self.traces.slid_unseen(self.view, self.table.observation()) if move not in firsts
         )

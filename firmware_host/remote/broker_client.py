@@ -210,6 +210,13 @@ class BrokerClient:
                 self._sent[info.mid] = (info, self._clock())
         return info
 
+    def oldest_unacknowledged_s(self) -> float:
+        """How long the oldest message the broker has not acknowledged has waited (0: none)."""
+        self.unacknowledged()
+        with self._sent_lock:
+            oldest = min((when for _, when in self._sent.values()), default=None)
+        return 0.0 if oldest is None else self._clock() - oldest
+
     def unacknowledged(self) -> int:
         """How many messages sent (or waiting to be) the broker has not acknowledged yet."""
         with self._sent_lock:

@@ -141,6 +141,10 @@ class MqttLink:
         when it stops acknowledging: :data:`~.broker_client.UNACKNOWLEDGED_S`)."""
         return self._client.unacknowledged()
 
+    def oldest_unacknowledged_s(self) -> float:
+        """How long the oldest unacknowledged message has waited (0: none)."""
+        return self._client.oldest_unacknowledged_s()
+
     @property
     def stalls(self) -> int:
         """Connections made anew because the broker stopped acknowledging."""

@@ -96,6 +96,7 @@ class Kind(Enum):
     TAKE_BACK_REQUEST = "take_back_request"
     TAKE_BACK_ANSWER = "take_back_answer"
     DESYNC = "desync"  # our records disagree: I have stopped
+    FLAG = "flag"  # a flag fell on my nest's clock: the game is lost on time
 
 
 class Ending(Enum):
@@ -104,6 +105,7 @@ class Ending(Enum):
     RULES = "rules"  # its last move won (or drew) it by the rules
     RESIGNED = "resigned"  # the side that lost gave up
     AGREED = "agreed"  # a draw, offered and accepted
+    TIME = "time"  # the loser's flag fell (on the clock of the nest that said so first)
 
 
 class ProposalKind(Enum):
@@ -409,6 +411,10 @@ def check_set_record(game: Game, set_record: SetRecord) -> list[Position]:
             raise MessageError(f"{where}: an agreed end is a draw, not {finished.result!r}")
         elif finished.ending is Ending.RESIGNED and finished.result == "draw":
             raise MessageError(f"{where}: a resignation is won by a side, not a draw")
+        elif finished.ending is Ending.TIME and finished.result != position.turn.opponent.label:
+            raise MessageError(
+                f"{where}: on time, the side to move ({position.turn.label}) loses, not {finished.result!r}"
+            )
         for side in Side:
             wins[side] += finished.result == side.label
         positions.append(position)
@@ -548,7 +554,9 @@ def _finished_games(value: dict[str, Any]) -> tuple[FinishedGame, ...]:
         try:
             ending = Ending(ending_text)
         except ValueError:
-            raise MessageError(f"{prefix}ending: {ending_text!r} is not 'rules', 'resigned' or 'agreed'") from None
+            raise MessageError(
+                f"{prefix}ending: {ending_text!r} is not 'rules', 'resigned', 'agreed' or 'time'"
+            ) from None
         finished.append(FinishedGame(_moves(entry.get("record"), f"{prefix}record"), result, ending))
     return tuple(finished)
 

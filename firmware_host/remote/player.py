@@ -176,6 +176,10 @@ class RemotePlayer:
     def resign(self) -> None:
         self._run(lambda session, now: session.resign(now))
 
+    def flag_fell(self, loser: Side) -> None:
+        """The referee here says ``loser``'s flag fell (:meth:`~.session.Session.flag_fell`)."""
+        self._run(lambda session, now: session.flag_fell(loser, now))
+
     def offer_draw(self) -> None:
         self._run(lambda session, now: session.offer_draw(now))
 
@@ -186,17 +190,29 @@ class RemotePlayer:
         self._run(lambda session, now: session.answer(accept, now))
 
     def tick(self) -> None:
-        """Call now and then (every second is plenty): resends and heartbeats."""
-        if self.session is not None:
-            self._run(lambda session, now: session.tick(now))
+        """Call now and then (every second is plenty): resends and heartbeats, and what
+        the link says of our messages (:meth:`~.session.Session.link_stuck`)."""
+        if self.session is None:
+            return
+        link = self._link
+        if link is not None and link.game_id is not None:
+            unacknowledged, oldest_s = link.unacknowledged(), link.oldest_unacknowledged_s()
+            with self._lock:
+                self.session.link_stuck(unacknowledged, oldest_s, self._clock())
+        self._run(lambda session, now: session.tick(now))
 
     # -- inside ---------------------------------------------------------------------------
 
     def _connect(self, game_id: str | None) -> None:
-        self._link = MqttLink(
-            self.settings, game_id=game_id, nest=self.nest, on_message=self._received, on_connection=self._connection
+        def connection(is_up: bool) -> None:
+            if self._link is link:  # not the finder's, closed once the offer was found
+                self._connection(is_up)
+
+        link = MqttLink(
+            self.settings, game_id=game_id, nest=self.nest, on_message=self._received, on_connection=connection
         )
-        self._link.start()
+        self._link = link
+        link.start()
 
     def _run(self, action: Callable[[Session, float], Step]) -> None:
         with self._lock:

@@ -60,9 +60,16 @@ from firmware_host.remote.signing import pairing_key, session_key
 RESEND_S = 5.0
 """While something waits for the other side (a copy, an answer), the state is sent again
 this often: the broker keeps the latest, but a message lost on the way is sent anew."""
-HEARTBEAT_S = 30.0
+HEARTBEAT_S = 10.0
 """Otherwise, this often: a state lost on the way (a broker restarted without its
-retained messages) reaches the other side all the same."""
+retained messages) reaches the other side all the same, and each side knows the other
+is there (a message read every few hundred bytes, 2 ms: well under 0.1 % of a core)."""
+SILENT_S = 25.0
+"""The other nest, connected by the broker's word, unheard for this long (two and a
+half of its heartbeats) has stopped answering: shown, not "link up"."""
+STUCK_S = 3.0
+"""A message of ours the broker has not acknowledged in this long (it does in
+milliseconds) is stuck on the way: shown, not "link up"."""
 
 
 class SessionError(NestrefError, ValueError):
@@ -141,7 +148,12 @@ class GameEnded:
     ending: Ending
 
     def to_text(self) -> str:
-        how = {Ending.RULES: "by the rules", Ending.RESIGNED: "by resignation", Ending.AGREED: "by agreement"}
+        how = {
+            Ending.RULES: "by the rules",
+            Ending.RESIGNED: "by resignation",
+            Ending.AGREED: "by agreement",
+            Ending.TIME: "on time",
+        }
         winner = "a draw" if self.result == "draw" else f"{self.result} wins"
         return f"game {self.game_number + 1}: {winner} {how[self.ending]}"
 
@@ -208,20 +220,36 @@ class SessionRecord:
 
 @dataclass(frozen=True)
 class LinkView:
-    """The link as a player sees it: up or not, since when (seconds of the session's
-    clock), and the other nest's presence."""
+    """The link as a player sees it (times in seconds of the session's clock): our
+    connection to the broker, up or not, since when; the other nest's presence (the
+    broker's word); when the other nest was last heard (any message of its own); and
+    our messages the broker has not acknowledged, since when (the link's word)."""
 
     is_up: bool
     since: float
     is_peer_online: bool
     peer_since: float
+    heard_at: float = 0.0
+    unacknowledged: int = 0
+    stuck_since: float | None = None
+    """Since when our oldest unacknowledged message waits (None: none waits)."""
+
+    def is_healthy(self, now: float) -> bool:
+        """ "link up": connected, the other nest there and heard lately, nothing of ours stuck."""
+        return self.to_text(now) == "link up"
 
     def to_text(self, now: float) -> str:
-        """``link lost 1:05``, ``other nest away 0:12`` or ``link up``."""
+        """``link lost 1:05``, ``other nest away 0:12``, ``3 messages stuck 0:04``,
+        ``no word from there 0:31`` or ``link up``: the first that holds."""
         if not self.is_up:
             return f"link lost {_duration(now - self.since)}"
         if not self.is_peer_online:
             return f"other nest away {_duration(now - self.peer_since)}"
+        if self.stuck_since is not None and now - self.stuck_since >= STUCK_S:
+            plural = "s" if self.unacknowledged != 1 else ""
+            return f"{self.unacknowledged} message{plural} stuck {_duration(now - self.stuck_since)}"
+        if now - self.heard_at >= SILENT_S:
+            return f"no word from there {_duration(now - self.heard_at)}"
         return "link up"
 
 
@@ -377,7 +405,7 @@ class Session:
         self._peer_record: SetRecord | None = None  # the other side's latest record
         self.phase = Phase.SET_OVER if record.is_set_over() else Phase.PLAYING
         self.desync_reason: str | None = None
-        self._link = LinkView(is_up=False, since=now, is_peer_online=False, peer_since=now)
+        self._link = LinkView(is_up=False, since=now, is_peer_online=False, peer_since=now, heard_at=now)
         self._last_sent = float("-inf")
 
     # -- what the nest shows --------------------------------------------------------------
@@ -490,6 +518,17 @@ class Session:
         events = self._finish(FinishedGame(self._record.record, self.side.opponent.label, Ending.RESIGNED))
         return Step(messages=(self._message(Kind.RESIGN, now),), events=events)
 
+    def flag_fell(self, loser: Side, now: float) -> Step:
+        """The referee here says ``loser``'s flag fell (on this nest's clock, ours or
+        theirs): the game is lost on time, here and, told so, there. Nothing happens
+        if it is not ``loser``'s turn (the flag of a side that has just moved, its
+        move not yet copied here) or no game is on. The first nest to say so decides
+        it, if the records agree; a move crossing the word is a desync, with the reason."""
+        if self.phase is not Phase.PLAYING or self._position.turn is not loser or self._incoming is not None:
+            return Step()
+        events = self._finish(FinishedGame(self._record.record, loser.opponent.label, Ending.TIME))
+        return Step(messages=(self._message(Kind.FLAG, now),), events=events)
+
     def offer_draw(self, now: float) -> Step:
         self._check_playing()
         self._proposal = Proposal(ProposalKind.DRAW, len(self._record.record))
@@ -536,6 +575,12 @@ class Session:
         self._link = dataclasses.replace(self._link, is_peer_online=is_online, peer_since=now)
         return Step(events=(LinkChanged(is_online, peer=True),))
 
+    def link_stuck(self, unacknowledged: int, oldest_s: float, now: float) -> None:
+        """What the link says of our messages: ``unacknowledged`` by the broker, the oldest
+        sent ``oldest_s`` ago (0 with none)."""
+        stuck_since = now - oldest_s if unacknowledged else None
+        self._link = dataclasses.replace(self._link, unacknowledged=unacknowledged, stuck_since=stuck_since)
+
     def tick(self, now: float) -> Step:
         """Time passes: our state is sent again now and then, more often while we wait for the other side."""
         waiting = self.is_waiting_for_copy() or self._proposal is not None or self.desync_reason is not None
@@ -551,6 +596,7 @@ class Session:
         :func:`~firmware_host.remote.messages.read_message`."""
         if message.game_id != self.pairing.game_id or message.nest != self.peer_nest or message.side is self.side:
             return Step(events=(Refused(f"a message from nest {message.nest!r}, not from the other side's"),))
+        self._link = dataclasses.replace(self._link, heard_at=now)
         if message.set_record.progress < self._peer_progress:
             return Step()  # an old message, delivered late
         if self.phase is Phase.DESYNC:
@@ -617,6 +663,14 @@ class Session:
             if extra is None:
                 raise _DisagreementError("the other nest says the game ended by a move we never saw")
             return self._show(number, len(mine) + 1, extra)
+        if finished.ending is Ending.TIME:
+            if finished.record != mine:
+                loser = "our" if finished.result == self.side.opponent.label else "their"
+                raise _DisagreementError(
+                    f"{loser} flag fell there at move {len(finished.record)} of game {number + 1},"
+                    f" when it had {len(mine)} moves here"
+                )
+            return list(self._finish(finished))
         if finished.ending is Ending.RESIGNED:
             if finished.result == self.side.opponent.label:
                 raise _DisagreementError("the other nest says we resigned")

@@ -214,9 +214,14 @@ class PinGuard:
         raise PinRefusedError(f"wrong PIN for {target}")
 
     def open_at_nest(self, target: str, now: float) -> None:
-        """``target``'s PIN was just shown at the nest: for :attr:`OPEN_S` every source
-        is heard again, whatever others have guessed (each still within its own pauses)."""
+        """``target``'s PIN was just shown at the nest (its player is there): for
+        :attr:`OPEN_S` every source is heard, whatever others have guessed, and no
+        source waits any longer at it (a player behind the guesser's own address, a NAT,
+        is let in too; the guesser gains a few guesses each time a player holds the
+        buttons, no more)."""
         self._open_until[target] = now + self.OPEN_S
+        for key in [key for key in self._guesses if key[0] == target]:
+            del self._guesses[key]
 
     def forget(self, target: str) -> None:
         """``target``'s PIN changed: what was counted against it, and who knew it, no longer matter."""

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.games.base import Side, public_text
+from firmware_host.games.base import Side
 from firmware_host.web.protocol import TableActions
 from hardware.display import render
 from hardware.outputs import Screen
@@ -25,8 +25,6 @@ class Picture:
         self.table_actions = table
         self._oled: tuple[object, dict[str, Any]] | None = None  # what was drawn, and its message
         self._public_oled: tuple[Screen, dict[str, Any]] | None = None  # the same without the PIN
-        self._public_position: tuple[str, str] | None = None  # the record's text, and its public view
-        self._public_letters: tuple[str, dict[str, str]] | None = None  # the same, as letters by cell
 
     def geometry(self) -> dict[str, Any]:
         """How the board's cells are cut and where each one's centre is, in cell pitches
@@ -37,34 +35,21 @@ class Picture:
     def table(self, snapshot: Snapshot) -> dict[str, Any]:
         """The pieces on the nest: the simulated table's, or on the real nest the game's as
         recorded; for a game that hides pieces, each drawn as everybody may see it (a
-        rank only where a strike or a run showed it)."""
+        rank only where a strike or a run showed it: the snapshot holds no other)."""
+        position = snapshot.game.position
         if self.table_actions is not None:
             message = self.table_actions.table_message()
-            shown = self.public_letters(snapshot.game.position)
-            if shown:  # a piece of the side the game shows there: drawn with its rank
-                cells = message["cells"]
+            if position is not None and self.daemon.config.game.hidden is not None:
+                # A piece of the side the game shows there: drawn with its rank.
+                shown, cells = position.letters, message["cells"]
                 message["cells"] = {
                     cell: shown[cell] if cell in shown and shown[cell].isupper() == letter.isupper() else letter
                     for cell, letter in cells.items()
                 }
             return message
         # The real nest: the pieces of the game as recorded.
-        recorded = snapshot.game.position
-        game = self.daemon.config.game
-        pieces = game.read_position(recorded).pieces() if recorded else {}
-        letters = self.public_letters(recorded) or {cell: piece.letter for cell, piece in pieces.items()}
+        letters = dict(position.letters) if position is not None else {}
         return {"type": "table", "cells": letters, "hand": [], "box": []}
-
-    def public_letters(self, text: str) -> dict[str, str]:
-        """The recorded position's pieces as everybody sees them, for a game that hides
-        pieces (none otherwise, or between games)."""
-        game = self.daemon.config.game
-        hidden = game.hidden
-        if not text or hidden is None:
-            return {}
-        if self._public_letters is None or self._public_letters[0] != text:
-            self._public_letters = (text, dict(hidden.public_letters(game.read_position(text))))
-        return self._public_letters[1]
 
     def oled(self, snapshot: Snapshot, *, show_pin: bool = True) -> dict[str, Any]:
         """The OLED; without ``show_pin``, as it would be with the PIN starred out (for a
@@ -88,16 +73,6 @@ class Picture:
         cells = dict.fromkeys(sorted(snapshot.cell_lights), True)
         return {"type": "lights", "status": snapshot.status_lights, "cells": cells}
 
-    def public_position(self, text: str) -> str:
-        """The recorded position as everybody may see it: for a game of hidden pieces,
-        its public view (the record's text has every rank)."""
-        game = self.daemon.config.game
-        if not text or game.hidden is None:
-            return text
-        if self._public_position is None or self._public_position[0] != text:
-            self._public_position = (text, public_text(game, game.read_position(text)))
-        return self._public_position[1]
-
     def game(self, snapshot: Snapshot) -> dict[str, Any]:
         """The game as recorded: a move the record has not taken yet (the disk is full,
         the file locked) is among the ``waiting``, never among the ``moves``; its
@@ -111,13 +86,14 @@ class Picture:
             "waiting": list(game.waiting),
             "saved": game.saved,
             "score": list(game.score),
-            "position": self.public_position(game.position),
+            "position": game.position.text if game.position is not None else "",
             "view": snapshot.view.value,
             "players": {side.label: "computer" if side in game.computers else "human" for side in Side},
             "level": game.level,
             "thinking": game.thinking,
             "computer_move": str(game.computer_move) if game.computer_move is not None else None,
             "clock": list(game.clock) if game.clock is not None else None,
+            "buttons": snapshot.buttons,  # what each press and hold means now (daemon/button_meanings.py's table)
         }
 
 

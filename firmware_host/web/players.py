@@ -47,6 +47,7 @@ _FIELDS: dict[str, dict[str, bool]] = {  # each message's fields: name → requi
     "resume": {"token": True},
     "setup": {"text": True},
     "guide": {},
+    "check_setup": {},
     "clear_setup": {},
 }
 _NO_SESSION_NEEDED = ("side_pin", "resume")
@@ -143,6 +144,8 @@ class PlayerScreens(Channel[PlayerPage]):
                     self.daemon.give_setup(side, message["text"])
                 elif kind == "guide":
                     self.daemon.guide_setup(side)
+                elif kind == "check_setup":
+                    self.daemon.check_setup(side)
                 else:
                     self.daemon.clear_setup(side)
         except NotAMessageError as error:

@@ -30,8 +30,9 @@ from typing import Any
 from aiohttp import web
 
 from firmware_host.daemon import Daemon, Snapshot
-from firmware_host.daemon.buttons import BUTTON_HELP
+from firmware_host.daemon.button_meanings import button_help
 from firmware_host.daemon.tunes import tunes_as_json
+from firmware_host.games.base import Side
 from firmware_host.web.access import (
     Handler,
     PinGuard,
@@ -121,6 +122,9 @@ class WebServer(Channel[Page]):
         )
         self._sessions = Sessions()
         self._guard = PinGuard()
+        if table is None and self.players.is_open:  # the nest: each side's PIN on its OLED alone
+            pins = {Side.from_text(side): pin for side, pin in self.players.pins.pins.items()}
+            daemon.show_own_screens(pins, shown=lambda side: self.players.pins.shown_at_nest(side.label, self.clock()))
         if not is_loopback(host) and table is not None:
             self.change_pin()
         self._acting = asyncio.Lock()
@@ -217,10 +221,7 @@ class WebServer(Channel[Page]):
             "game": self.daemon.config.game.for_page(),
             "geometry": self.picture.geometry(),
             "own_screens": self.players.is_open,  # a game that hides pieces: each side's own screen (player.html)
-            "buttons": [
-                {"name": name, "press": BUTTON_HELP[name][0], "hold": BUTTON_HELP[name][1]}
-                for name in self._choices.buttons
-            ],
+            "buttons": [button_help(name) for name in self._choices.buttons],  # what each means now: "game"
             "lineups": list(self._choices.lineups),
             "levels": [
                 {"number": level.number, "name": level.name} for level in self.daemon.config.game.computer_levels

@@ -1,15 +1,17 @@
 """The buttons: their changes (in the switch matrix, or on GPIO pins through gpiozero)
-made presses by :class:`~firmware_host.daemon.buttons.ButtonGestures`, each press offered
-to the parts in their order (remote play's meanings first), and otherwise made the
-referee's command it means now (:func:`~firmware_host.daemon.buttons.command_for`,
-docs/daemon.md)."""
+made presses by :class:`~firmware_host.daemon.buttons.ButtonGestures`; what each press
+means now is read from the one table,
+:data:`~firmware_host.daemon.button_meanings.MEANINGS` (docs/daemon.md), then offered to
+the parts in their order (remote play's meanings, the material count) and otherwise made
+the referee's command it means (:func:`~firmware_host.daemon.button_meanings.command_for`)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
 
-from firmware_host.daemon.buttons import ButtonAction, ButtonGestures, command_for
+from firmware_host.daemon.button_meanings import Situation, command_for, meaning_of
+from firmware_host.daemon.buttons import ButtonAction, ButtonGestures
 from firmware_host.daemon.parts.part import Host, Part
 from firmware_host.daemon.presenter import Scene
 from firmware_host.games.base import Side
@@ -29,13 +31,15 @@ class Buttons(Part):
         host: Host,
         *,
         scene: Callable[[], Scene],
+        situation: Callable[[], Situation],
         point_at_next_answer: Callable[[], None],
         parts: Callable[[], Sequence[Part]],
         set_players: Callable[[frozenset[Side]], None],
         ask_hint: Callable[[], object],
     ) -> None:
         self.host = host
-        self._scene = scene  # what the nest shows decides what a press means
+        self._scene = scene
+        self._situation = situation  # what the nest is doing decides what a press means
         self._next_answer = point_at_next_answer
         self._parts = parts
         self._set_players = set_players
@@ -63,6 +67,9 @@ class Buttons(Part):
 
     def changed(self, name: str, pressed: bool, now: int) -> None:
         """The button ``name`` read down or up at ``now`` (referee ms)."""
+        if any(part.held(name, pressed, now) for part in self._parts() if part is not self):
+            self.gestures = ButtonGestures()  # taken (two buttons held): nothing it began is a press
+            return
         for action in self.gestures.change(name, pressed, now / 1000):
             self._press(action, now)
 
@@ -80,11 +87,15 @@ class Buttons(Part):
         if service is None:
             return
         logger.info("button", extra={"fields": {"button": action.button, "press": action.press.value}})
+        meaning = meaning_of(action, self._situation())
+        if meaning is None:  # it means nothing now
+            self.host.show()
+            return
         if any(part.pressed(action, now) for part in self._parts() if part is not self):
             return
         try:
             command_for(
-                action,
+                meaning,
                 service,
                 self._scene(),
                 lineups=self.host.config.game.lineups,

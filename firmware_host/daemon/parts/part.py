@@ -95,6 +95,11 @@ class Part:
     def heard(self, signal: Signal) -> None:
         """A signal of the referee, already recorded."""
 
+    def held(self, name: str, pressed: bool, now: int) -> bool:
+        """The button ``name`` went down or up, before any gesture is made of it; True
+        if this part takes the change (the buttons' gestures then start afresh)."""
+        return False
+
     def pressed(self, action: ButtonAction, now: int) -> bool:
         """A button press; True if this part takes it (no later part, nor the referee's
         gestures, sees it)."""

@@ -3,7 +3,7 @@
 the remote side sits at the referee as the computer's does, and its move is handed to
 the referee once it wants it (the session's events acted on there: a take back or a
 draw agreed, a resignation, a desync); the buttons mean what remote play says first
-(:func:`remote_button`); its status is what the OLED and the page show of it
+(:func:`remote_perform`); its status is what the OLED and the page show of it
 (:class:`RemoteShown`). What remote play is — pairing, the session, the set kept — stays
 in :mod:`firmware_host.daemon.remote_play`."""
 
@@ -14,11 +14,12 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.daemon.buttons import ButtonAction, Press
+from firmware_host.daemon.button_meanings import Situation, meaning_of
+from firmware_host.daemon.buttons import ButtonAction
 from firmware_host.daemon.parts.part import Host, Part
 from firmware_host.daemon.remote_play import Nest, RemotePlay, RemotePlayError
 from firmware_host.daemon.remote_shown import RemoteShown, RemoteStage
-from firmware_host.games.base import Move, Position
+from firmware_host.games.base import Move, Position, Side
 from firmware_host.recorder.service import RefereeService
 from firmware_host.referee.referee import CommandError, Mode
 from firmware_host.referee.signals import Signal
@@ -62,12 +63,12 @@ class RemoteSeatPart(Part):
     name = "remote"
 
     def __init__(
-        self, host: Host, nest: Nest, *, question_open: Callable[[], bool], remote_nest: str | None = None
+        self, host: Host, nest: Nest, *, situation: Callable[[], Situation], remote_nest: str | None = None
     ) -> None:
         self.host = host
         config = host.config
         assert config.broker is not None
-        self._question_open = question_open
+        self._situation = situation  # what a press means depends on it
         self.play = RemotePlay(
             config.game,
             config.broker,
@@ -100,8 +101,10 @@ class RemoteSeatPart(Part):
 
     def pressed(self, action: ButtonAction, now: int) -> bool:
         service = self.host.service
-        if service is None or not remote_button(self.play, action, service, now, question_open=self._question_open()):
+        meaning = meaning_of(action, self._situation())
+        if service is None or meaning is None or not meaning.is_remote:
             return False
+        remote_perform(self.play, meaning.does, service, now)
         self.turn(now)
         self.host.show()
         return True
@@ -182,6 +185,11 @@ class RemoteSeatPart(Part):
                     signals += service.resign(play.our_side().opponent, now)
                 except CommandError as error:
                     logger.info("their resignation: %s", error)
+            elif event.ending is Ending.TIME and event.game_number != play.flagged_game:
+                try:  # a flag fell there first: the game is lost on time here too
+                    signals += service.flag_fell(Side.from_text(event.result).opponent, now)
+                except CommandError as error:
+                    logger.info("the flag fall there: %s", error)
             elif event.ending is Ending.AGREED:
                 try:  # a drawn game of the set, here as there: the starter alternates
                     signals += service.agree_draw(now)
@@ -226,87 +234,59 @@ class RemoteSeatPart(Part):
         return self._shown
 
 
-# -- what the buttons mean to remote play (docs/daemon.md, "Remote play") ----------------
+# -- what the buttons do in remote play (their meanings: daemon/button_meanings.py) --------
 
 
-def remote_button(
-    play: RemotePlay, action: ButtonAction, service: RefereeService, now: int, *, question_open: bool
-) -> bool:
-    """A button press, if it means something to remote play now (docs/daemon.md,
-    "Remote play"); False leaves it to the referee's gestures."""
-    stage, press = play.stage, (action.button, action.press)
+def remote_perform(play: RemotePlay, does: str, service: RefereeService, now: int) -> None:
+    """A press that means ``does`` to remote play (a ``remote_...`` or ``code_...`` action
+    of :data:`~firmware_host.daemon.button_meanings.MEANINGS`; docs/daemon.md, "Buttons in
+    remote play"); what cannot be done now is said on the OLED."""
     play.is_changed = True
+    player = play.player
     try:
-        if stage is RemoteStage.ENTERING:
-            _enter(play, press)
-            return True
-        if stage in (RemoteStage.UNPAIRED, RemoteStage.SET_OVER) and not question_open:
-            if press == ("confirm", Press.SHORT):
+        match does:
+            case "code_next" | "code_back" | "code_take" | "code_undo":
+                _enter(play, does)
+            case "remote_offer":
                 play.offer()
-                return True
-            if press == ("switch", Press.LONG):
+            case "remote_enter":
                 play.stage, play.entered, play.choosing = RemoteStage.ENTERING, "", 0
-                return True
-            return False
-        if stage in (RemoteStage.OFFERING, RemoteStage.JOINING, RemoteStage.DESYNC):
-            if press == ("take_back", Press.LONG):
+            case "remote_leave":
                 play.leave()
-                return True
-            return stage is RemoteStage.DESYNC  # stopped: nothing else is done
-        if stage is RemoteStage.PLAYING:
-            return _playing_button(play, press, service, now, question_open=question_open)
+            case "remote_accept" | "remote_decline" if player is not None:
+                player.answer(does == "remote_accept")
+            case "remote_take_back" if player is not None:
+                player.request_take_back()
+                play.said = "take back asked"
+            case "remote_resign":
+                play.resign(service, now)
+            case "remote_draw" if player is not None:
+                player.offer_draw()
+                play.said = "draw offered"
+            case "remote_no_new_game":  # a new game here alone would part the two records
+                play.said = "a game at a distance is ended by resigning or a draw"
+            case "remote_seats_fixed":  # choosing who plays here alone, between games, would part the records
+                play.said = "the seats are fixed for the set"
     except (RemotePlayError, SessionError) as error:
         logger.info("button: %s", error)
         play.said = str(error)
-        return True
-    return False
 
 
-def _playing_button(
-    play: RemotePlay, press: tuple[str, Press], service: RefereeService, now: int, *, question_open: bool
-) -> bool:
-    player = play.player
-    assert player is not None and player.session is not None
-    if player.session.peer_proposal is not None and not question_open:
-        if press == ("confirm", Press.SHORT):
-            player.answer(True)
-            return True
-        if press == ("switch", Press.SHORT):
-            player.answer(False)
-            return True
-    match press:
-        case ("take_back", Press.SHORT):
-            player.request_take_back()
-            play.said = "take back asked"
-            return True
-        case ("take_back", Press.LONG):
-            play.resign(service, now)
-            return True
-        case ("switch", Press.LONG):
-            player.offer_draw()
-            play.said = "draw offered"
-            return True
-        case ("confirm", Press.LONG):
-            play.said = "a game at a distance is ended by resigning or a draw"
-            return True  # a new game here alone would part the two records
-    return False
-
-
-def _enter(play: RemotePlay, press: tuple[str, Press]) -> None:
+def _enter(play: RemotePlay, does: str) -> None:
     """A game's code chosen on the buttons: switch points at the next character,
     confirm takes it, take back undoes the last (or, with none taken, gives up)."""
-    match press:
-        case ("switch", Press.SHORT):
+    match does:
+        case "code_next":
             play.choosing = (play.choosing + 1) % len(CODE_ALPHABET)
-        case ("switch", Press.LONG):
+        case "code_back":
             play.choosing = (play.choosing - 1) % len(CODE_ALPHABET)
-        case ("confirm", Press.SHORT):
+        case "code_take":
             play.entered += CODE_ALPHABET[play.choosing]
             if len(play.entered) == CODE_LENGTH:
                 entered, play.entered = play.entered, ""
                 play.stage = RemoteStage.UNPAIRED
                 play.join(entered)
-        case ("take_back", Press.SHORT):
+        case "code_undo":
             if play.entered:
                 play.entered = play.entered[:-1]
             else:

@@ -58,6 +58,11 @@ class Setups(Part):
         self.host.publish(self._service().guide_setup(side, self.host.now_ms()))
         self._own.pop(side, None)
 
+    def check(self, side: Side) -> None:
+        """``side``'s pieces are checked against its set-up before the game, as its own
+        screen asks. Raises :class:`CommandError` when no set-up is awaited."""
+        self.host.publish(self._service().check_setup(side, self.host.now_ms()))
+
     def clear(self, side: Side) -> None:
         """``side``'s set-up withdrawn. Raises :class:`CommandError` when none is awaited."""
         self.host.publish(self._service().clear_setup(side, self.host.now_ms()))

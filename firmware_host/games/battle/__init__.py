@@ -41,7 +41,7 @@ from firmware_host.games.battle.moves import Move, Rule
 from firmware_host.games.battle.outcome import DRAW, Ending, Outcome
 from firmware_host.games.battle.pieces import HIDDEN_LETTER, Shown, side_letter
 from firmware_host.games.battle.position import Position, View
-from firmware_host.games.battle.setups import GuidedPlacement, Setup
+from firmware_host.games.battle.setups import GuidedPlacement, Setup, SetupCheck
 
 __all__ = [
     "BattleGame",
@@ -52,6 +52,7 @@ __all__ = [
     "Outcome",
     "Position",
     "Setup",
+    "SetupCheck",
     "View",
     "load",
 ]
@@ -145,10 +146,16 @@ class BattleGame(
         :class:`~firmware_host.games.battle.setups.SetupError` or :class:`NotationError`."""
         return Setup.from_text(self.field, side, text)
 
-    def guided_placement(self, side: Side) -> GuidedPlacement:
+    def guided_placement(self, side: Side, *, seed: int) -> GuidedPlacement:
         """A set-up for ``side`` made by asking for one rank at a time on its player's
-        own screen (``docs/rules-battle.md`` §2)."""
-        return GuidedPlacement.begin(self.field, side)
+        own screen, in an order drawn with ``seed`` (``docs/rules-battle.md`` §2)."""
+        return GuidedPlacement.begin(self.field, side, seed=seed)
+
+    def setup_check(self, setup: Setup, *, seed: int) -> SetupCheck:
+        """The check that the pieces on the nest are ``setup``'s ranks: one piece lifted
+        at a time by its rank, in an order drawn with ``seed`` (``docs/rules-battle.md``
+        §2)."""
+        return SetupCheck.begin(setup, seed=seed)
 
     def start_from_setups(self, red: Setup, blue: Setup, turn: Side) -> Position:
         """The start of a game from the players' own set-ups."""
@@ -191,6 +198,8 @@ class BattleGame(
     def outcome_from_record(self, result: str, how: str | None) -> Outcome:
         if result == "draw" and how == Ending.NEITHER_CAN_MOVE.value:
             return DRAW
+        if result == "draw" and how == Ending.AGREED.value:
+            return Outcome(None, Ending.AGREED)
         endings = {ending.value: ending for ending in (Ending.FLAG_CAPTURED, Ending.CANNOT_MOVE, Ending.TIME)}
         if result == "draw" or (how is not None and how not in endings):
             raise NotationError(
@@ -210,12 +219,8 @@ class BattleGame(
     # -- pictures and words ---------------------------------------------------------------
 
     def legend(self) -> str:
-        ranks = " ".join(rank.letter for rank in self.field.army)
-        names = ", ".join(rank.name for rank in self.field.army)
-        return (
-            f"Pieces: X red, x blue, rank hidden; {ranks} {names} (blue's in lower case) where a rank is shown; "
-            "~ a lake."
-        )
+        key = ", ".join(f"{rank.letter} {rank.name}" for rank in self.field.army)
+        return f"Pieces: X red, x blue, rank hidden; where a rank is shown {key} (blue's in lower case); ~ a lake."
 
     def diagram(self, position: Position | View) -> str:
         """The position as a spectator sees it (a view as its viewer does)."""
@@ -247,6 +252,10 @@ class BattleGame(
             cell: piece.rank_letter if position.shown(cell) is Shown.REVEALED else piece.letter
             for cell, piece in position.pieces().items()
         }
+
+    def diagram_seen_by(self, position: Position, side: Side) -> str:
+        """``position`` as text as ``side``'s player sees it (:meth:`Position.view`)."""
+        return self.diagram(position.view(side))
 
     def setup_letters(self, setup: Setup) -> dict[str, str]:
         """The ranks of ``setup`` by square, in its side's case: for its player's screen."""

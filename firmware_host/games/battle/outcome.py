@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from firmware_host.games.base import TIME_LOSS, Side
+from firmware_host.games.base import AGREED_DRAW, TIME_LOSS, Side
 
 
 class Ending(Enum):
@@ -20,6 +20,8 @@ class Ending(Enum):
     """Neither side has a legal move: a draw."""
     TIME = TIME_LOSS
     """The loser's clock ran out."""
+    AGREED = AGREED_DRAW
+    """The players agreed a draw (at a distance)."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,8 @@ class Outcome:
     ending: Ending | None
 
     def __post_init__(self) -> None:
-        if (self.winner is None) != (self.ending is Ending.NEITHER_CAN_MOVE):
-            raise ValueError("a game is drawn only when neither side can move, and then it has no winner")
+        if (self.winner is None) != (self.ending in (Ending.NEITHER_CAN_MOVE, Ending.AGREED)):
+            raise ValueError("a game is drawn only when neither side can move or by agreement, with no winner")
 
     @property
     def is_draw(self) -> bool:
@@ -58,6 +60,8 @@ class Outcome:
 
     def words(self) -> str:
         """Why the game ended, in a few words for the OLED."""
+        if self.ending is Ending.AGREED:
+            return "drawn by agreement"
         if self.winner is None:
             return "neither side can move"
         loser = self.winner.opponent.label

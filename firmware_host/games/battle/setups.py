@@ -8,6 +8,7 @@ square), such as ``SP..SS..PS/LJSCNNCSJL/...``.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,33 +114,34 @@ def _plural(name: str, count: int) -> str:
 class GuidedPlacement:
     """A set-up made on the nest by asking for one rank at a time ("place your marshal"):
     the square that fills next holds the rank asked for, so the switches alone tell the
-    referee each rank. The ranks are asked for in the board file's order, each as many
-    times as the army has it. Immutable: :meth:`place` and :meth:`undo` return the next.
+    referee each rank. The ranks are asked for in an order drawn from ``seed`` (each as
+    many times as the army has it): the order in which squares fill, which everybody at
+    the table and on the shared page sees, then says nothing of where each rank went.
+    Immutable: :meth:`place` and :meth:`undo` return the next.
 
     >>> from firmware_host.games.battle.field import Field
-    >>> guide = GuidedPlacement.begin(Field.default(), Side.RED)
+    >>> guide = GuidedPlacement.begin(Field.default(), Side.RED, seed=7)
     >>> guide.prompt()
-    'place your marshal (1 of 1)'
+    'place your scout (1 of 8)'
     >>> guide = guide.place("e4")
     >>> guide.prompt(), guide.placed
-    ('place your general (1 of 1)', (('e4', 'marshal'),))
+    ('place your scout (2 of 8)', (('e4', 'scout'),))
     """
 
     field: Field
     side: Side
+    order: tuple[Rank, ...]
+    """The ranks in the order they are asked for, each as many times as the army has it."""
     cells: tuple[str, ...] = ()
     """The squares filled so far, in order: the n-th holds the n-th rank asked for."""
 
     @classmethod
-    def begin(cls, field: Field, side: Side) -> GuidedPlacement:
-        """A placement with nothing placed yet."""
-        return cls(field, side)
-
-    @property
-    def order(self) -> tuple[Rank, ...]:
-        """The ranks in the order they are asked for: the board file's, each as many
-        times as the army has it."""
-        return tuple(rank for rank in self.field.army for _ in range(rank.count))
+    def begin(cls, field: Field, side: Side, *, seed: int) -> GuidedPlacement:
+        """A placement with nothing placed yet, its order drawn with ``seed`` (the
+        referee draws it where the opponent cannot know it)."""
+        order = [rank for rank in field.army for _ in range(rank.count)]
+        random.Random(seed).shuffle(order)
+        return cls(field, side, tuple(order))
 
     @property
     def next_rank(self) -> Rank | None:
@@ -177,14 +179,14 @@ class GuidedPlacement:
             raise SetupError(f"{cell} is not on {side}'s rows ({rows}): place the piece there")
         if cell in self.cells:
             raise SetupError(f"{cell} already holds a piece of {side}'s")
-        return GuidedPlacement(self.field, self.side, (*self.cells, cell))
+        return GuidedPlacement(self.field, self.side, self.order, (*self.cells, cell))
 
     def undo(self) -> GuidedPlacement:
         """The placement without its last piece (lifted again): that rank is asked for
         again. Raises :class:`SetupError` when nothing is placed."""
         if not self.cells:
             raise SetupError(f"nothing of {self.side.label}'s is placed yet")
-        return GuidedPlacement(self.field, self.side, self.cells[:-1])
+        return GuidedPlacement(self.field, self.side, self.order, self.cells[:-1])
 
     def setup(self) -> Setup:
         """The finished set-up, checked. Raises :class:`SetupError` while ranks are
@@ -195,3 +197,78 @@ class GuidedPlacement:
         setup = Setup(self.side, dict(zip(self.cells, self.order, strict=True)))
         setup.check(self.field)
         return setup
+
+
+@dataclass(frozen=True)
+class SetupCheck:
+    """The check after a set-up that the pieces on the nest are the ranks the referee
+    holds: its player is asked, on their own screen, to lift one piece at a time by its
+    rank ("lift your marshal"), in an order drawn from ``seed``; the square that opens
+    must be one where the set-up has that rank. Two pieces put down swapped, or a set-up
+    given that differs from the pieces, fail it. Every piece is asked for but the last,
+    whose square is then the only one left. Immutable: :meth:`lift` returns the next.
+
+    >>> from firmware_host.games.battle.field import Field
+    >>> field = Field.default()
+    >>> check = SetupCheck.begin(field.lineup("demo").setups[Side.RED], seed=3)
+    >>> check.prompt(), check.total
+    ('lift your major (1 of 35)', 35)
+    >>> check.holds("a1"), check.holds("b3")  # a1 holds the flag, b3 a major
+    (False, True)
+    >>> check.lift("b3").checked
+    ('b3',)
+    """
+
+    setup: Setup
+    order: tuple[Rank, ...]
+    """The ranks in the order they are asked for (one a piece, the last piece left out)."""
+    checked: tuple[str, ...] = ()
+    """The squares lifted so far that held the rank asked for, in order."""
+
+    @classmethod
+    def begin(cls, setup: Setup, *, seed: int) -> SetupCheck:
+        """A check of ``setup`` with nothing lifted yet, its order drawn with ``seed``."""
+        order = sorted(setup.ranks.values(), key=lambda rank: rank.name)
+        random.Random(seed).shuffle(order)
+        return cls(setup, tuple(order[:-1]))
+
+    @property
+    def side(self) -> Side:
+        return self.setup.side
+
+    @property
+    def total(self) -> int:
+        """The pieces to lift."""
+        return len(self.order)
+
+    @property
+    def next_rank(self) -> Rank | None:
+        """The rank asked for next; None once the check is done."""
+        return self.order[len(self.checked)] if len(self.checked) < len(self.order) else None
+
+    def is_complete(self) -> bool:
+        return self.next_rank is None
+
+    def holds(self, cell: str) -> bool:
+        """Whether a lift of ``cell`` now is the piece asked for: the set-up has the rank
+        asked for there, and the square was not lifted before in this check."""
+        rank = self.next_rank
+        return rank is not None and cell not in self.checked and self.setup.ranks.get(cell) == rank
+
+    def lift(self, cell: str) -> SetupCheck:
+        """The check once ``cell`` was lifted as the piece asked for. Raises
+        :class:`SetupError` if the set-up does not have that rank there (the pieces and
+        the set-up differ there, or the player lifted another piece)."""
+        rank = self.next_rank
+        if rank is None:
+            raise SetupError(f"{self.side.label}'s pieces are checked")
+        if not self.holds(cell):
+            raise SetupError(f"{cell} is not where your set-up has a {rank.name}")
+        return SetupCheck(self.setup, self.order, (*self.checked, cell))
+
+    def prompt(self) -> str:
+        """What the checking player's own screen asks for next (private: it names a rank)."""
+        rank = self.next_rank
+        if rank is None:
+            return "your pieces are checked"
+        return f"lift your {rank.name} ({len(self.checked) + 1} of {self.total})"

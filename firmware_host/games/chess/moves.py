@@ -103,6 +103,7 @@ class Ending(Enum):
     FIFTY_MOVES = "fifty-moves"
     THREEFOLD_REPETITION = "threefold-repetition"
     TIME = "time"
+    AGREED = "agreed"  # the players agreed a draw (at a distance)
 
 
 ENDING_WORDS = {
@@ -113,6 +114,7 @@ ENDING_WORDS = {
     Ending.FIVEFOLD_REPETITION: "fivefold repetition",
     Ending.FIFTY_MOVES: "50-move rule",
     Ending.THREEFOLD_REPETITION: "threefold repetition",
+    Ending.AGREED: "by agreement",
 }
 WINS = (Ending.CHECKMATE, Ending.TIME)
 """The endings with a winner (a resignation is one with no ending)."""

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from firmware_host.errors import NotationError
-from firmware_host.games.base import TIME_LOSS, ComputerChoice, ComputerLevel, PageGame
+from firmware_host.games.base import AGREED_DRAW, TIME_LOSS, ComputerChoice, ComputerLevel, PageGame
 from firmware_host.games.base import Piece as BasePiece
 from firmware_host.games.base_game import BaseGame
 from firmware_host.games.cuckoo.drawing import PAGE_DRAWINGS, move_picture_svg, nest_svg, text_diagram
@@ -150,9 +150,13 @@ class CuckooGame(BaseGame[Nest, Position, Outcome]):
     def outcome_record(self, outcome: Outcome) -> tuple[str, str | None]:
         if outcome.on_time:
             return outcome.to_text(), TIME_LOSS
+        if outcome.by_agreement:
+            return "draw", AGREED_DRAW
         return outcome.to_text(), None if outcome.condition is None else str(int(outcome.condition))
 
     def outcome_from_record(self, result: str, how: str | None) -> Outcome:
+        if result == "draw" and how == AGREED_DRAW:
+            return Outcome(None, None, by_agreement=True)
         if result == "draw":
             return DRAW
         if how == TIME_LOSS:
@@ -164,6 +168,8 @@ class CuckooGame(BaseGame[Nest, Position, Outcome]):
         return Outcome(Side.from_text(result), condition)
 
     def outcome_words(self, outcome: Outcome) -> str:
+        if outcome.by_agreement:
+            return "drawn by agreement"
         if outcome.winner is None:
             return "no side can move"
         if outcome.on_time:

@@ -9,50 +9,30 @@ import { byId } from "./dom.js";
 const LONG_PRESS_MS = 600;
 
 /**
- * A button of the nest, as the hello says it: its name and what a press and a hold do.
+ * A button of the nest, as the hello says it: its name, what a press and a hold do, and
+ * the label of its hold's own control (the daemon's table, daemon/button_meanings.py).
  *
- * @typedef {{ name: string, press: string, hold: string }} ButtonHelp
+ * @typedef {{ name: string, press: string, hold: string, label?: string }} ButtonHelp
+ */
+
+/**
+ * What a button means now, as the `game` message says it: a press's and a hold's words
+ * (null: nothing now), and what to ask before the hold where it cannot be undone (on the
+ * nest a hold of two seconds is deliberate, on a page it would be one click).
+ *
+ * @typedef {object} ButtonNow
+ * @property {string | null} press
+ * @property {string | null} hold
+ * @property {string} [label] the hold's control's label now (remote play's differ)
+ * @property {{ text: string, ok: string } | null} ask
  */
 
 /**
  * The game as the server's `game` message says it (docs/simulator.md), as far as the
  * buttons need it.
  *
- * @typedef {{ to_move?: string | null, view?: string }} GameState
+ * @typedef {{ to_move?: string | null, view?: string, buttons?: Record<string, ButtonNow> }} GameState
  */
-
-/**
- * What each button does when held, as a named control of its own: on the nest a hold
- * of two seconds is deliberate, on a page it would be one click, so what cannot be
- * undone asks first. `ask` says what will happen, given the game now; none: it is
- * harmless and done at once.
- *
- * @typedef {object} HeldAction
- * @property {string} label
- * @property {(game: GameState | null) => boolean} [isAvailable]
- * @property {(game: GameState | null) => { text: string, ok: string }} [ask]
- */
-
-/** @type {Record<string, HeldAction>} */
-const HELD = {
-  confirm: {
-    label: "New game…",
-    ask: (game) =>
-      game?.to_move
-        ? { text: "Stop this game and set the nest up for a new one? This game will not count.", ok: "Stop and set up" }
-        : { text: "Set the nest up for a new game?", ok: "Set up a new game" },
-  },
-  take_back: {
-    label: "Resign…",
-    isAvailable: (game) => Boolean(game?.to_move),
-    ask: (game) => {
-      const side = game?.to_move ?? "";
-      const other = side === "red" ? "blue" : "red";
-      return { text: `${side} resigns: ${other} wins this game.`, ok: `Resign for ${side}` };
-    },
-  },
-  switch: { label: "Next lineup", isAvailable: (game) => game?.view === "setup" },
-};
 
 /**
  * What the nest's devices ask of their page.
@@ -120,7 +100,7 @@ export class DeviceView {
     const held = byId("held");
     container.replaceChildren();
     held.replaceChildren();
-    for (const { name, press: pressHelp, hold: holdHelp } of buttons) {
+    for (const { name, press: pressHelp, hold: holdHelp, label } of buttons) {
       const press = document.createElement("button");
       press.type = "button";
       press.id = `button-${name}`;
@@ -130,13 +110,12 @@ export class DeviceView {
       this.attachLongPress(press, name);
       container.append(press);
 
-      const action = Object.hasOwn(HELD, name) ? HELD[name] : undefined;
       const control = document.createElement("button");
       control.type = "button";
       control.id = `held-${name}`;
       control.className = "held-button";
       control.dataset.button = name;
-      control.textContent = action?.label ?? `${spoken(name)} (held)…`;
+      control.textContent = label || `${spoken(name)} (held)…`;
       control.title = `${holdHelp} (the ${spoken(name)} button held)`;
       control.addEventListener("click", () => this.hold(name));
       held.append(control);
@@ -150,10 +129,9 @@ export class DeviceView {
    * @param {string} name
    */
   hold(name) {
-    const action = Object.hasOwn(HELD, name) ? HELD[name] : undefined;
-    const game = this.hooks.game();
-    if (action?.isAvailable && !action.isAvailable(game)) return;
-    const question = action ? (action.ask?.(game) ?? null) : { text: `Hold ${spoken(name)}?`, ok: "Hold it" };
+    const now = this.meaningNow(name);
+    if (!now?.hold) return; // it means nothing now, as on the nest
+    const question = now.ask;
     if (!question) {
       this.hooks.send("button", { name, hold: true });
       return;
@@ -177,13 +155,23 @@ export class DeviceView {
   /** The named held controls that mean nothing now are disabled (resign with no game on). */
   updateHeld() {
     const active = this.hooks.isActive();
-    const game = this.hooks.game();
     for (const control of byId("held").querySelectorAll("button[data-button]")) {
       if (!(control instanceof HTMLButtonElement)) continue;
-      const name = control.dataset.button ?? "";
-      const action = Object.hasOwn(HELD, name) ? HELD[name] : undefined;
-      control.disabled = !active || Boolean(action?.isAvailable && !action.isAvailable(game));
+      const now = this.meaningNow(control.dataset.button ?? "");
+      control.disabled = !active || !now?.hold;
+      if (now?.label) control.textContent = now.label;
     }
+  }
+
+  /**
+   * What the button `name` means now, as the daemon last said (none before it has).
+   *
+   * @param {string} name
+   * @returns {ButtonNow | undefined}
+   */
+  meaningNow(name) {
+    const buttons = this.hooks.game()?.buttons;
+    return buttons && Object.hasOwn(buttons, name) ? buttons[name] : undefined;
   }
 
   /**

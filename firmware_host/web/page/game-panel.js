@@ -32,6 +32,7 @@ const VIEW_WORDS = new Map([
  * @property {boolean} [thinking]
  * @property {string | null} [computer_move]
  * @property {[string, string] | null} [clock]
+ * @property {Record<string, import("./device.js").ButtonNow>} [buttons] what each button means now
  */
 
 /**

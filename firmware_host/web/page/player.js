@@ -30,7 +30,7 @@ const SIGNALS_KEPT = 300;
  * @typedef {object} PrivateMessage
  * @property {string} side
  * @property {Record<string, string>} cells
- * @property {string | null} [setup_state] `waiting`, `placing`, `ready`; none once the game is on
+ * @property {string | null} [setup_state] `waiting`, `placing`, `ready`, `checking`; none once the game is on
  * @property {string | null} [prompt]
  * @property {number} [placed]
  * @property {number} [total]
@@ -60,6 +60,8 @@ const ui = {
   chosen: null,
   /** @type {string | null} the set-up the server last said was given, as JSON */
   given: null,
+  /** @type {{ fill: string[], empty: string[] }} the cells the nest must fill and empty, as last said */
+  needed: { fill: [], empty: [] },
 };
 const wantedSide = new URLSearchParams(location.search).get("side");
 
@@ -77,6 +79,7 @@ const handlers = {
       return;
     }
     buildField(message.game);
+    renderKey(message.game);
     const side = message.side;
     document.body.dataset.side = side ?? "";
     byId("side-title").textContent = side ? `${side}'s own screen` : "your own screen";
@@ -118,6 +121,11 @@ const handlers = {
 
   /** @param {{ kind: string, text: string }} message */
   signal(message) {
+    const found = message.kind === "SetupNeeded" ? /fill (.*); empty (.*)$/.exec(message.text) : null;
+    if (found) {
+      const cells = (/** @type {string} */ words) => (words === "-" ? [] : words.split(" "));
+      ui.needed = { fill: cells(found[1]), empty: cells(found[2]) };
+    }
     const list = byId("signals");
     const item = document.createElement("li");
     item.textContent = message.text;
@@ -225,12 +233,28 @@ function ownRows(side) {
 }
 
 /**
- * A first draft: the army in the board file's order, from the back row forwards.
+ * Where a rank goes in the first draft, from the back row forwards: the Flag first, then
+ * the pieces that never move, then those that step (strongest first, as the board file
+ * lists them), the runners (the Scouts) last, in front.
+ *
+ * @param {{ letter: string }} rank
+ */
+function draftPlace(rank) {
+  const piece = shared.hello?.game?.pieces?.[rank.letter];
+  if (piece?.shape === "flag") return 0;
+  if (piece?.moves === "never") return 1;
+  return piece?.moves === "any number of squares" ? 3 : 2;
+}
+
+/**
+ * A first draft: the Flag in the back row among the pieces that never move, the Scouts
+ * in front (docs/rules-battle.md §2; a draft to change, nothing more).
  *
  * @param {string} side
  */
 function firstDraft(side) {
-  const army = shared.hello?.game?.army ?? [];
+  const army = [...(shared.hello?.game?.army ?? [])];
+  army.sort((a, b) => draftPlace(a) - draftPlace(b)); // stable: the board file's order within each
   const letters = army.flatMap((rank) => Array(rank.count).fill(rank.letter));
   const squares = ownCells(side).sort((a, b) => (side === "red" ? b.y - a.y : a.y - b.y) || a.x - b.x);
   /** @type {Map<string, string>} */
@@ -304,11 +328,98 @@ function shuffle() {
   renderPrivate(shared.private);
 }
 
+/**
+ * The draft moved onto the squares the nest shows: a piece of the draft on a square the
+ * nest asks to fill goes to one the nest asks to empty (a piece stands there that the set-up
+ * given has not), so that a set-up placed first on the nest, then given here, needs no
+ * piece moved. Which rank stands where is still the player's to arrange.
+ */
+function fitToNest() {
+  const draft = shared.draft;
+  if (!draft || !shared.private) return;
+  const own = new Set(ownCells(mySide()).map((cell) => cell.name));
+  const from = ui.needed.fill.filter((cell) => own.has(cell) && draft.has(cell));
+  const to = ui.needed.empty.filter((cell) => own.has(cell) && !draft.has(cell));
+  from.slice(0, to.length).forEach((cell, i) => {
+    draft.set(to[i], /** @type {string} */ (draft.get(cell)));
+    draft.delete(cell);
+  });
+  ui.chosen = null;
+  renderPrivate(shared.private);
+}
+
+/** The key a saved draft is kept under on this device: one a side and a board. */
+const savedKey = () => `nestref.setup.${shared.hello?.game?.board?.name ?? ""}.${mySide() ?? ""}`;
+
+/** The draft kept on this device (its browser's storage, nowhere else), to give again later. */
+function saveDraft() {
+  if (!shared.draft) return;
+  localStorage.setItem(savedKey(), JSON.stringify([...shared.draft]));
+  showStatus("This set-up is saved on this device.", "info");
+}
+
+/** The draft saved on this device, back on the screen: give it, and place to match it. */
+function loadDraft() {
+  const saved = localStorage.getItem(savedKey());
+  if (!saved || !shared.private) {
+    showStatus("No set-up is saved on this device for this side.", "info");
+    return;
+  }
+  const own = new Set(ownCells(mySide()).map((cell) => cell.name));
+  /** @type {[string, string][]} */
+  const entries = JSON.parse(saved);
+  shared.draft = new Map(entries.filter(([cell]) => own.has(cell)));
+  ui.chosen = null;
+  renderPrivate(shared.private);
+}
+
 const SETUP_WORDS = new Map([
   ["waiting", "Not given yet: arrange your army, then give it."],
   ["placing", "Placing one piece at a time on the nest."],
   ["ready", "Given: the nest asks for the pieces where they go. You may still change it."],
+  ["checking", "Checking: lift each piece this screen asks for, then put it back."],
 ]);
+
+/**
+ * What the set-up panel says of the set-up in force: a draft changed since it was given,
+ * or a set-up placed one piece at a time, is not the one the referee holds.
+ *
+ * @param {PrivateMessage} view
+ */
+function setupWords(view) {
+  const state = view.setup_state ?? "";
+  const words = SETUP_WORDS.get(state) ?? state;
+  if (state !== "ready" && state !== "checking") return words;
+  const given = Object.entries(view.cells).map(([cell, letter]) => `${cell}:${letter.toUpperCase()}`);
+  if (given.length === 0) {
+    return "Your set-up placed one piece at a time is in force, not the draft shown here: give the draft to use it instead.";
+  }
+  const draft = [...(shared.draft ?? [])].map(([cell, letter]) => `${cell}:${letter}`);
+  if (given.sort().join() !== draft.sort().join()) {
+    return "The draft shown here is not the set-up you gave, which stays in force: give it to use it instead.";
+  }
+  return words;
+}
+
+/**
+ * The key to the rank letters, from the hello's army.
+ *
+ * @param {import("./game-panel.js").GamePage | undefined} game
+ */
+function renderKey(game) {
+  const list = byId("rank-key");
+  list.replaceChildren();
+  for (const rank of game?.army ?? []) {
+    const item = document.createElement("li");
+    const letter = document.createElement("b");
+    letter.textContent = rank.letter;
+    const strength = rank.strength ? ` (${rank.strength})` : "";
+    item.append(letter, ` ${rank.name}${strength} ×${rank.count}`);
+    item.dataset.letter = rank.letter;
+    list.append(item);
+  }
+  byId("key-panel").hidden = list.children.length === 0;
+}
 
 /** @param {PrivateMessage} view */
 function renderPrivate(view) {
@@ -324,11 +435,12 @@ function renderPrivate(view) {
     ui.given = given;
     if (!shared.draft) shared.draft = firstDraft(view.side);
     const state = byId("setup-state");
-    state.textContent = SETUP_WORDS.get(view.setup_state) ?? view.setup_state;
+    state.textContent = setupWords(view);
     const prompt = byId("prompt");
     prompt.hidden = !view.prompt;
     prompt.textContent = view.prompt ? capitalised(view.prompt) : "";
     if (view.setup_state === "placing") state.textContent += ` ${view.placed} of ${view.total} placed.`;
+    if (view.setup_state === "checking") state.textContent += ` ${view.placed} of ${view.total} checked.`;
     renderPieces(view.setup_state === "placing" ? {} : draftLetters());
   } else {
     shared.draft = null;
@@ -372,8 +484,12 @@ function start() {
     });
   });
   byId("shuffle").addEventListener("click", shuffle);
+  byId("fit").addEventListener("click", fitToNest);
+  byId("save").addEventListener("click", saveDraft);
+  byId("saved").addEventListener("click", loadDraft);
   byId("give").addEventListener("click", () => channel.send("setup", { text: setupText() }));
   byId("guide").addEventListener("click", () => channel.send("guide"));
+  byId("check").addEventListener("click", () => channel.send("check_setup"));
   byId("withdraw").addEventListener("click", () => channel.send("clear_setup"));
   channel.start();
 }

@@ -53,12 +53,16 @@ class Outcome:
     winner: Side | None
     condition: WinCondition | None
     on_time: bool = False
+    by_agreement: bool = False
+    """A draw the players agreed (at a distance), not one the rules made."""
 
     def __post_init__(self) -> None:
         if self.winner is None and self.condition is not None:
             raise ValueError("a draw has no winning condition")
         if self.on_time and (self.winner is None or self.condition is not None):
             raise ValueError("a loss on time has a winner and no winning condition")
+        if self.by_agreement and self.winner is not None:
+            raise ValueError("a game agreed is a draw")
 
     @property
     def is_draw(self) -> bool:
@@ -77,6 +81,8 @@ class Outcome:
         return "draw" if self.winner is None else self.winner.label
 
     def __str__(self) -> str:
+        if self.by_agreement:
+            return "draw: agreed by the players"
         if self.winner is None:
             return "draw: neither side has a legal move"
         if self.on_time:
