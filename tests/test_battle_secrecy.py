@@ -98,7 +98,8 @@ async def listened_game(aiohttp_client: Any, caplog: Any) -> dict[str, list[str]
             snapshot = daemon.snapshot()
             for screen in (snapshot.screen, snapshot.public_screen):
                 heard["oled"].append(" ".join([screen.headline, *screen.lines, screen.footer]))
-            heard["record"].append(snapshot.game.position)
+            shown = snapshot.game.position
+            heard["record"].append(str(shown.text) if shown is not None else "")
         heard["page"] = list(shared.frames)
         heard["log"] = [
             record.getMessage() + " " + json.dumps(getattr(record, "fields", {}), default=str)
@@ -117,13 +118,12 @@ def all_leaks(heard: dict[str, list[str]]) -> list[str]:
     announced = set(heard["announced"])
     messages = [json.loads(frame) for frame in heard["page"]]
     page = [json.dumps({k: v for k, v in m.items() if k != "png"}) for m in messages if m["type"] != "hello"]
-    # the snapshot's own position is the record's (every rank): the page's is its public text
-    positions = [m["position"] for m in messages if m["type"] == "game"]
+    positions = [m["position"] for m in messages if m["type"] == "game"] + heard["record"]
     return (
         leaks("page", page, announced)
         + leaks("oled", heard["oled"], announced)
         + leaks("log", heard["log"], announced)
-        + position_leaks("page", positions)
+        + position_leaks("page and snapshot", positions)
     )
 
 
