@@ -53,6 +53,7 @@ SCENES: dict[str, Scene] = {
     "strike": replace(TURN, strike=STRIKE),
     "computer's move": replace(TURN, computer_move=MOVE),
     "hint": replace(TURN, hint=MOVE),
+    "hint on a screen": replace(TURN, hint_on_screen_of=Side.RED),  # a game that hides pieces
     "hint wanted": replace(TURN, hint_wanted=True),
     "their turn": replace(TURN, thinking=True, remote=remote(RemoteStage.PLAYING, is_link_up=True)),
     "thinking": replace(TURN, thinking=True, computers=frozenset({Side.RED})),
