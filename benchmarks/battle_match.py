@@ -35,7 +35,7 @@ import time
 import tracemalloc
 from dataclasses import dataclass
 
-from benchmarks.stats import percentile, play_all, tally, timed_ms
+from benchmarks.stats import parse_level_pairs, percentile, play_all, tally, timed_ms
 from firmware_host.games.base import Side
 from firmware_host.games.battle.computer import LEVELS, _chances, _gain, choose_from_view, computer_setup
 from firmware_host.games.battle.field import Field
@@ -132,14 +132,7 @@ def schedule(pairings: list[tuple[int, str]], games: int, seed: int) -> list[Gam
 def parse_pairs(text: str) -> list[tuple[int, int]]:
     """``"4v5,2v3"`` as ``[(4, 5), (2, 3)]``: adjacent levels from 2 up, lower first.
     Raises ValueError for anything else."""
-    pairs = []
-    for part in text.split(","):
-        low, sep, high = part.strip().partition("v")
-        if not sep or not low.isdigit() or not high.isdigit() or (int(low), int(high)) not in PAIRS:
-            choices = ", ".join(f"{a}v{b}" for a, b in PAIRS)
-            raise ValueError(f"not a pair of adjacent levels: {part.strip()!r} (choose from {choices})")
-        pairs.append((int(low), int(high)))
-    return pairs
+    return parse_level_pairs(text, PAIRS)
 
 
 def reference_ms() -> float:

@@ -30,7 +30,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from benchmarks.stats import play_all, tally
+from benchmarks.stats import parse_level_pairs, play_all, tally
 from firmware_host.games.cuckoo.engine import LEVELS, Engine, Level, level
 from firmware_host.games.cuckoo.rules import Position, Side
 
@@ -67,14 +67,7 @@ def parse_pairs(text: str) -> list[tuple[int, int]]:
 
     Raises :class:`ValueError` for anything else.
     """
-    pairs = []
-    for part in text.split(","):
-        low, sep, high = part.strip().partition("v")
-        if not sep or not low.isdigit() or not high.isdigit() or (int(low), int(high)) not in PAIRS:
-            choices = ", ".join(f"{a}v{b}" for a, b in PAIRS)
-            raise ValueError(f"not a pair of adjacent levels: {part.strip()!r} (choose from {choices})")
-        pairs.append((int(low), int(high)))
-    return pairs
+    return parse_level_pairs(text, PAIRS)
 
 
 def schedule(pairs: list[tuple[int, int]], games: int, seed: int, scale: float = 1.0) -> list[Game]:

@@ -6,7 +6,7 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -28,6 +28,19 @@ def timed_ms(action: Callable[[], object], rounds: int) -> list[float]:
         action()
         times.append((time.perf_counter_ns() - began) / 1e6)
     return times
+
+
+def parse_level_pairs(text: str, allowed: Collection[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``"4v5,2v3"`` as ``[(4, 5), (2, 3)]``, each pair one of ``allowed`` (levels, lower
+    first): the ``--pairs`` of the level benchmarks. Raises ValueError for anything else."""
+    pairs = []
+    for part in text.split(","):
+        low, sep, high = part.strip().partition("v")
+        if not sep or not low.isdigit() or not high.isdigit() or (int(low), int(high)) not in allowed:
+            choices = ", ".join(f"{a}v{b}" for a, b in allowed)
+            raise ValueError(f"not a pair of adjacent levels: {part.strip()!r} (choose from {choices})")
+        pairs.append((int(low), int(high)))
+    return pairs
 
 
 def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
