@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from firmware_host.games.base import Side
 from firmware_host.games.battle import BattleGame, Position, Setup, load
+from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.field import Field
 from firmware_host.games.battle.pieces import Piece
 from firmware_host.referee.referee import Referee, Settings
@@ -141,3 +143,21 @@ class BattleNest(TimedReferee):
                 lifted.add(cell)
             self.put(cell, gap=gap)
         return refused
+
+
+async def move_on_the_table(simulator: Any, page: Any, daemon: Any, position: Position, move: Any, ply: int) -> None:
+    """``move`` made by hand on the simulator's table from ``position``, as a player makes
+    it (a strike: both pieces lifted, the winner put down once the strike is announced, the
+    lost pieces dropped in the box); returns once ``daemon`` has it as ply ``ply + 1``,
+    waiting through ``page`` (a connected :class:`~tests.sim_helpers.PageClient`)."""
+    await simulator.act("lift", {"cell": move.origin})
+    if move.is_strike:
+        await simulator.act("lift", {"cell": move.target})
+        if position.strike(move).result is not StrikeResult.BOTH_LOST:
+            await page.until(lambda: simulator._strike is not None)
+            await simulator.act("put", {"cell": move.target})
+        for held in list(simulator.table.hand):
+            await simulator.act("drop", {"piece": held.id})
+    else:
+        await simulator.act("put", {"cell": move.target})
+    await page.until(lambda: len(daemon.snapshot().game.moves) == ply + 1)

@@ -21,6 +21,7 @@ from firmware_host.games.battle import BattleGame, Field, Move, Position, View
 from firmware_host.games.battle.army import StrikeResult
 from firmware_host.games.battle.pieces import Shown
 from firmware_host.web.picture import Picture
+from tests.battle_helpers import move_on_the_table
 from tests.sim_helpers import PageClient, connect, simulated
 
 FIELD = Field.default()
@@ -295,18 +296,7 @@ async def test_the_oled_names_no_rank_the_game_has_not_shown(aiohttp_client):
             if position.is_over():
                 break
             move = rng.choice(position.legal_moves())
-            await simulator.act("lift", {"cell": move.origin})
-            if move.is_strike:
-                await simulator.act("lift", {"cell": move.target})
-                strike = position.strike(move)
-                if strike.result is not StrikeResult.BOTH_LOST:
-                    await red.until(lambda: simulator._strike is not None)
-                    await simulator.act("put", {"cell": move.target})
-                for held in list(simulator.table.hand):
-                    await simulator.act("drop", {"piece": held.id})
-            else:
-                await simulator.act("put", {"cell": move.target})
-            await red.until(lambda ply=ply: len(daemon.snapshot().game.moves) == ply + 1)  # type: ignore[misc]
+            await move_on_the_table(simulator, red, daemon, position, move, ply)
             after = daemon.position_now()
             assert isinstance(after, Position)
             view = after.view()

@@ -15,8 +15,7 @@ import aiohttp
 import pytest
 
 from firmware_host.games.battle import BattleGame, Position
-from firmware_host.games.battle.army import StrikeResult
-from tests.battle_helpers import RANK_NAMES
+from tests.battle_helpers import RANK_NAMES, move_on_the_table
 from tests.sim_helpers import PageClient, simulated
 from tests.test_battle_screens import BLUE_SETUP, RED_SETUP, battle_config, player
 
@@ -84,17 +83,7 @@ async def listened_game(aiohttp_client: Any, caplog: Any) -> dict[str, list[str]
                     lambda: bool(red.latest["private"].get("hint")) or bool(blue.latest["private"].get("hint"))
                 )
             move = rng.choice(position.legal_moves())
-            await simulator.act("lift", {"cell": move.origin})
-            if move.is_strike:
-                await simulator.act("lift", {"cell": move.target})
-                if position.strike(move).result is not StrikeResult.BOTH_LOST:
-                    await red.until(lambda: simulator._strike is not None)
-                    await simulator.act("put", {"cell": move.target})
-                for held in list(simulator.table.hand):
-                    await simulator.act("drop", {"piece": held.id})
-            else:
-                await simulator.act("put", {"cell": move.target})
-            await red.until(lambda ply=ply: len(daemon.snapshot().game.moves) == ply + 1)  # type: ignore[misc]
+            await move_on_the_table(simulator, red, daemon, position, move, ply)
             snapshot = daemon.snapshot()
             for screen in (snapshot.screen, snapshot.public_screen):
                 heard["oled"].append(" ".join([screen.headline, *screen.lines, screen.footer]))
